@@ -1,0 +1,10 @@
+import type { Logger } from '../runtime/logger.js';
+import type { RequestHeaders } from '../subgraphs/shared/context.js';
+
+/** The gateway's per-request context: what the edge learned about the caller. */
+export interface GatewayContext {
+  readonly headers: RequestHeaders;
+  readonly requestId: string;
+  readonly clientIp: string | undefined;
+  readonly logger: Logger;
+}

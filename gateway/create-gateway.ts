@@ -1,0 +1,94 @@
+import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import type { GraphQLFormattedError } from 'graphql';
+import type { SubgraphName } from '../runtime/config.js';
+import type { Logger } from '../runtime/logger.js';
+import type { Metrics } from '../runtime/metrics.js';
+import type { RunningSubgraph } from '../subgraphs/shared/host.js';
+import type { GatewayContext } from './context.js';
+import { ForwardingRemoteDataSource, InProcessDataSource } from './data-sources.js';
+import { ARMOR_CONFIG } from './limits.js';
+import { useOperationMetrics } from './plugins/use-operation-metrics.js';
+import { usePartialResultStatus } from './plugins/use-partial-result-status.js';
+
+/** Where each subgraph runs: in this process, or behind an HTTP URL. */
+export type SubgraphTargets = Readonly<Record<SubgraphName, RunningSubgraph | string>>;
+
+export interface GatewayOptions {
+  readonly supergraphSdl: string;
+  readonly subgraphs: SubgraphTargets;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+}
+
+export interface Gateway {
+  readonly server: ApolloServer<GatewayContext>;
+  stop(): Promise<void>;
+}
+
+/** Codes that may reach a client with their message; anything else is hidden as a 500. */
+function isKnownCode(code: unknown): boolean {
+  return typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR';
+}
+
+function formatGatewayError(logger: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = (error as { extensions?: Record<string, unknown> } | undefined)?.extensions ?? {};
+    const http = original.http as { status?: number } | undefined;
+    if (!isKnownCode(formatted.extensions?.code)) {
+      if (formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') logger.error({ err: error }, 'unexpected gateway error');
+      return {
+        message: 'Internal server error',
+        path: formatted.path,
+        extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
+      };
+    }
+    const { serviceName: _serviceName, ...extensions } = formatted.extensions ?? {};
+    return { ...formatted, extensions: { ...extensions, ...(http?.status ? { http: { status: http.status } } : {}) } };
+  };
+}
+
+/**
+ * The Apollo Gateway on the committed supergraph, wrapped in Apollo Server with
+ * graphql-armor limits, hidden field suggestions and operation metrics.
+ */
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const gateway = new ApolloGateway({
+    supergraphSdl: options.supergraphSdl,
+    buildService({ name, url }): GraphQLDataSource<GatewayContext> {
+      const target = options.subgraphs[name as SubgraphName];
+      if (target === undefined) throw new Error(`no target for subgraph ${name}`);
+      return typeof target === 'string' ? new ForwardingRemoteDataSource({ url: target }) : new InProcessDataSource(target);
+      void url;
+    },
+  });
+  const armor = new ApolloArmor(ARMOR_CONFIG).protect();
+  const plugins: ApolloServerPlugin<GatewayContext>[] = [
+    ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
+    useOperationMetrics(options.metrics),
+    usePartialResultStatus(),
+  ];
+  const server = new ApolloServer<GatewayContext>({
+    gateway,
+    plugins,
+    validationRules: armor.validationRules,
+    allowBatchedHttpRequests: false,
+    includeStacktraceInErrorResponses: false,
+    hideSchemaDetailsFromClientErrors: true,
+    introspection: true,
+    csrfPrevention: true,
+    formatError: formatGatewayError(options.logger),
+    logger: {
+      debug: (message) => options.logger.debug(message),
+      info: (message) => options.logger.info(message),
+      warn: (message) => options.logger.warn(message),
+      error: (message) => options.logger.error(message),
+    },
+  });
+  await server.start();
+  return {
+    server,
+    stop: () => server.stop(),
+  };
+}

@@ -1,0 +1,31 @@
+import type { ErrorMapper } from '../route.js';
+
+/** `error.type` by status, in the style of OpenAI-compatible APIs the library speaks. */
+const TYPE_BY_STATUS: Readonly<Record<number, string>> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'invalid_request_error',
+  413: 'invalid_request_error',
+  415: 'invalid_request_error',
+  422: 'invalid_request_error',
+  429: 'rate_limit_error',
+  502: 'upstream_error',
+  503: 'service_unavailable',
+};
+
+/** Library `/v1` errors: `{error:{message, type, code, param, details}}`. */
+export const libraryErrorBody: ErrorMapper = (error) => ({
+  status: error.status,
+  body: {
+    error: {
+      message: error.message,
+      type: TYPE_BY_STATUS[error.status] ?? 'api_error',
+      code: error.code.toLowerCase(),
+      param: error.param,
+      details: error.details,
+    },
+  },
+  headers: typeof error.meta.retryAfter === 'number' ? { 'Retry-After': String(error.meta.retryAfter) } : undefined,
+});

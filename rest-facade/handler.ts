@@ -1,0 +1,85 @@
+import type { ApolloServer } from '@apollo/server';
+import type { Context, Middleware } from 'koa';
+import type { GatewayContext } from '../gateway/context.js';
+import { BodyError, readJsonBody } from '../runtime/http/body.js';
+import { FacadeError } from './facade-error.js';
+import { ERROR_MAPPERS } from './families.js';
+import type { RouteDefinition, RouteInput, RouteResult } from './route.js';
+
+export interface HandlerDeps {
+  readonly server: ApolloServer<GatewayContext>;
+  readonly operations: ReadonlyMap<string, string>;
+  readonly contextFor: (ctx: Context) => GatewayContext;
+  readonly baseUrlFor: (ctx: Context) => string;
+}
+
+/** Writes a route result (or a mapped error) to Koa. */
+export function send(ctx: Context, result: RouteResult): void {
+  ctx.status = result.status ?? 200;
+  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  if (result.type) ctx.type = result.type;
+  ctx.body =
+    result.type && typeof result.body === 'object' && result.body !== null && !Buffer.isBuffer(result.body)
+      ? JSON.stringify(result.body)
+      : (result.body as never);
+}
+
+/** Maps any failure into the route family's documented error shape. */
+export function sendError(ctx: Context, family: RouteDefinition['family'], error: unknown): void {
+  const facadeError = error instanceof FacadeError ? error : FacadeError.internal();
+  send(ctx, ERROR_MAPPERS[family](facadeError, ctx));
+}
+
+function queryOf(ctx: Context): Record<string, string | undefined> {
+  const query: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(ctx.query)) query[name] = Array.isArray(value) ? value[0] : value;
+  return query;
+}
+
+async function inputOf(ctx: Context, route: RouteDefinition, baseUrl: string): Promise<RouteInput> {
+  const wantsBody = route.body ? route.body === 'json' : ['POST', 'PUT', 'PATCH'].includes(route.method);
+  let body: unknown;
+  if (wantsBody) {
+    try {
+      body = await readJsonBody(ctx);
+    } catch (error) {
+      if (error instanceof BodyError) throw new FacadeError(error.status, 'BAD_REQUEST', error.message);
+      throw error;
+    }
+  }
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(ctx.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return { params: (ctx.params ?? {}) as Record<string, string>, query: queryOf(ctx), body, headers, baseUrl, path: ctx.path };
+}
+
+/**
+ * The one REST handler: reads the request, runs the route's named operation on
+ * the gateway, and answers with the route's body or the family's error shape.
+ */
+export function routeHandler(route: RouteDefinition, deps: HandlerDeps): Middleware {
+  const document = route.operation ? deps.operations.get(route.operation) : undefined;
+  if (route.operation && !document) throw new Error(`route ${route.method} ${route.path}: unknown operation ${route.operation}`);
+  return async (ctx) => {
+    try {
+      const input = await inputOf(ctx, route, deps.baseUrlFor(ctx));
+      let data: Record<string, unknown> = {};
+      if (document) {
+        const response = await deps.server.executeOperation(
+          { query: document, operationName: route.operation, variables: route.variables?.(input) ?? {} },
+          { contextValue: deps.contextFor(ctx) },
+        );
+        const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
+        if (!result) throw FacadeError.internal();
+        const firstError = result.errors?.[0];
+        if (firstError) throw FacadeError.fromGraphQL(firstError);
+        data = (result.data ?? {}) as Record<string, unknown>;
+      }
+      const outcome = route.respond(data, input);
+      if (outcome instanceof FacadeError) throw outcome;
+      send(ctx, outcome);
+    } catch (error) {
+      if (!(error instanceof FacadeError)) ctx.state.logger?.error({ err: error }, 'unexpected facade error');
+      sendError(ctx, route.family, error);
+    }
+  };
+}

@@ -1,0 +1,65 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export interface PoolStats {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
+
+/** Every metric the process exports, on one registry served at `/metrics`. */
+export interface Metrics {
+  readonly registry: Registry;
+  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly graphqlOperations: Counter<'operation' | 'type' | 'outcome'>;
+  /** Registers a source of connection-pool figures for one subgraph. */
+  addPool(subgraph: string, read: () => PoolStats | undefined): void;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'qantara_' });
+  const pools = new Map<string, () => PoolStats | undefined>();
+  const poolGauge = (name: string, help: string, pick: (stats: PoolStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['subgraph'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [subgraph, read] of pools) {
+          const stats = read();
+          if (stats) this.set({ subgraph }, pick(stats));
+        }
+      },
+    });
+  poolGauge('qantara_db_pool_connections', 'Open connections in the PostgreSQL pool.', (s) => s.total);
+  poolGauge('qantara_db_pool_idle_connections', 'Idle connections in the PostgreSQL pool.', (s) => s.idle);
+  poolGauge('qantara_db_pool_waiting_requests', 'Queries waiting for a pooled connection.', (s) => s.waiting);
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'qantara_http_requests_total',
+      help: 'HTTP requests answered, by route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'qantara_http_request_duration_seconds',
+      help: 'HTTP request latency, by route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    graphqlOperations: new Counter({
+      name: 'qantara_graphql_operations_total',
+      help: 'GraphQL operations executed by the gateway, by name, type and outcome.',
+      labelNames: ['operation', 'type', 'outcome'],
+      registers: [registry],
+    }),
+    addPool(subgraph, read) {
+      pools.set(subgraph, read);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import Koa from 'koa';
+import { BodyError, readJsonBody } from './http/body.js';
+import type { RunningSubgraph, SubgraphRequest } from '../subgraphs/shared/host.js';
+import type { Metrics } from './metrics.js';
+
+function isRequest(body: unknown): body is SubgraphRequest {
+  return typeof body === 'object' && body !== null && typeof (body as { query?: unknown }).query === 'string';
+}
+
+/**
+ * One subgraph over HTTP for `ROLE=subgraph:<name>`: `POST /graphql` runs the
+ * same execution path the in-process gateway uses; `GET /health` is liveness.
+ */
+export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics): Koa {
+  const app = new Koa();
+  app.silent = true;
+  app.use(async (ctx) => {
+    if (ctx.path === '/health' && ctx.method === 'GET') {
+      ctx.body = { status: 'ok', subgraph: subgraph.name };
+      return;
+    }
+    if (ctx.path === '/metrics' && ctx.method === 'GET') {
+      ctx.type = metrics.registry.contentType;
+      ctx.body = await metrics.registry.metrics();
+      return;
+    }
+    if (ctx.path !== '/graphql' || ctx.method !== 'POST') {
+      ctx.status = 404;
+      ctx.body = { errors: [{ message: `no route for ${ctx.method} ${ctx.path}`, extensions: { code: 'NOT_FOUND' } }] };
+      return;
+    }
+    let body: unknown;
+    try {
+      body = await readJsonBody(ctx, 2_097_152);
+    } catch (error) {
+      if (!(error instanceof BodyError)) throw error;
+      ctx.status = error.status;
+      ctx.body = { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] };
+      return;
+    }
+    if (!isRequest(body)) {
+      ctx.status = 400;
+      ctx.body = { errors: [{ message: 'body must be {query, variables?, operationName?}', extensions: { code: 'BAD_REQUEST' } }] };
+      return;
+    }
+    const headers: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(ctx.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    ctx.body = await subgraph.execute(body, headers);
+  });
+  return app;
+}

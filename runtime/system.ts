@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createGateway, type SubgraphTargets } from '../gateway/create-gateway.js';
+import { createApp } from '../rest-facade/app.js';
+import { SUBGRAPHS } from '../subgraphs/index.js';
+import { startSubgraph, type RunningSubgraph } from '../subgraphs/shared/host.js';
+import { SUBGRAPH_NAMES, type Config, type SubgraphName } from './config.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
+import { listen, type Listening } from './http/listen.js';
+import type { Logger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { createSubgraphApp } from './subgraph-server.js';
+
+export const SUPERGRAPH_PATH = join(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
+
+/** A started process of any role. */
+export interface System {
+  readonly port: number;
+  readonly url: string;
+  readonly databaseUrl: string | undefined;
+  readonly metrics: Metrics;
+  stop(): Promise<void>;
+}
+
+/** Stops what was started, newest first, and never throws. */
+class Stack {
+  private readonly steps: Array<{ name: string; stop: () => Promise<unknown> }> = [];
+  constructor(private readonly logger: Logger) {}
+
+  push(name: string, stop: () => Promise<unknown>): void {
+    this.steps.push({ name, stop });
+  }
+
+  async unwind(): Promise<void> {
+    for (const step of this.steps.reverse()) {
+      try {
+        await step.stop();
+      } catch (error) {
+        this.logger.warn({ err: error, step: step.name }, 'error while stopping');
+      }
+    }
+    this.steps.length = 0;
+  }
+}
+
+async function database(config: Config, logger: Logger, stack: Stack): Promise<string> {
+  if (config.databaseUrl) return config.databaseUrl;
+  const embedded: EmbeddedDatabase = await startEmbeddedPostgres(join(config.dataDir, 'postgres'), logger);
+  stack.push('embedded postgres', () => embedded.stop());
+  logger.info({ port: embedded.port }, 'embedded PostgreSQL started');
+  return embedded.url;
+}
+
+async function subgraphs(
+  names: readonly SubgraphName[],
+  config: Config,
+  databaseUrl: string,
+  logger: Logger,
+  metrics: Metrics,
+  stack: Stack,
+) {
+  const running: Partial<Record<SubgraphName, RunningSubgraph>> = {};
+  for (const name of names) {
+    const subgraph = await startSubgraph(SUBGRAPHS[name], { config, databaseUrl, logger });
+    stack.push(`subgraph ${name}`, () => subgraph.close());
+    running[name] = subgraph;
+    const pool = (await subgraph.orm.em.getConnection().getNativeClient()) as {
+      totalCount: number;
+      idleCount: number;
+      waitingCount: number;
+    };
+    metrics.addPool(name, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+  }
+  return running;
+}
+
+function finish(config: Config, logger: Logger, stack: Stack, http: Listening, metrics: Metrics, databaseUrl: string | undefined): System {
+  let stopping: Promise<void> | undefined;
+  const url = `http://127.0.0.1:${http.port}`;
+  logger.info({ role: config.role, port: http.port, url }, 'listening');
+  return {
+    port: http.port,
+    url,
+    databaseUrl,
+    metrics,
+    stop() {
+      stopping ??= (async () => {
+        logger.info({ role: config.role }, 'shutting down');
+        await http.close(config.shutdownTimeoutMs);
+        await stack.unwind();
+        logger.info('stopped');
+      })();
+      return stopping;
+    },
+  };
+}
+
+/**
+ * Starts the process for its role: everything in one process (`all`), the
+ * gateway alone against remote subgraphs, one subgraph over HTTP, or a worker.
+ */
+export async function startSystem(config: Config, logger: Logger): Promise<System> {
+  const stack = new Stack(logger);
+  const metrics = createMetrics();
+  try {
+    if (config.role.startsWith('subgraph:')) {
+      const name = config.role.slice('subgraph:'.length) as SubgraphName;
+      const databaseUrl = await database(config, logger, stack);
+      const running = await subgraphs([name], config, databaseUrl, logger, metrics, stack);
+      const http = await listen(createSubgraphApp(running[name]!, metrics), config.port, config.host);
+      return finish(config, logger, stack, http, metrics, databaseUrl);
+    }
+    let databaseUrl: string | undefined;
+    let targets: SubgraphTargets;
+    if (config.role === 'gateway') {
+      targets = config.subgraphUrls as SubgraphTargets;
+    } else {
+      databaseUrl = await database(config, logger, stack);
+      const running = await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack);
+      targets = running as SubgraphTargets;
+    }
+    const gateway = await createGateway({ supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'), subgraphs: targets, logger, metrics });
+    stack.push('gateway', () => gateway.stop());
+    const app = createApp({ server: gateway.server, logger, metrics, publicBaseUrl: config.publicBaseUrl });
+    const http = await listen(app, config.port, config.host);
+    return finish(config, logger, stack, http, metrics, databaseUrl);
+  } catch (error) {
+    await stack.unwind();
+    throw error;
+  }
+}

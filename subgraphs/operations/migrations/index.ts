@@ -1,0 +1,4 @@
+import { Migration20261122000000_init } from './Migration20261122000000_init.js';
+
+/** Committed migrations, oldest first; a new migration is appended here. */
+export const operationsMigrations = [Migration20261122000000_init];

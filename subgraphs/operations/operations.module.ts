@@ -1,0 +1,13 @@
+import { serviceMap, type SubgraphModule } from '../shared/subgraph.js';
+import { OperationsHealthResolver } from './health/operations-health.resolver.js';
+import { OperationsHealthService } from './health/operations-health.service.js';
+import { operationsMigrations } from './migrations/index.js';
+
+export const operationsModule: SubgraphModule = {
+  name: 'operations',
+  database: { schema: 'operations', entities: [], migrations: operationsMigrations },
+  resolvers: [OperationsHealthResolver],
+  createServices({ orm }) {
+    return serviceMap(new OperationsHealthService(orm));
+  },
+};

@@ -1,0 +1,13 @@
+import { serviceMap, type SubgraphModule } from '../shared/subgraph.js';
+import { ResearchHealthResolver } from './health/research-health.resolver.js';
+import { ResearchHealthService } from './health/research-health.service.js';
+import { researchMigrations } from './migrations/index.js';
+
+export const researchModule: SubgraphModule = {
+  name: 'research',
+  database: { schema: 'research', entities: [], migrations: researchMigrations },
+  resolvers: [ResearchHealthResolver],
+  createServices({ orm }) {
+    return serviceMap(new ResearchHealthService(orm));
+  },
+};

@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../../runtime/logger.js';
+
+/** Headers a subgraph reads, lower-cased; the same whether it runs in-process or over HTTP. */
+export type RequestHeaders = Readonly<Record<string, string | undefined>>;
+
+/**
+ * What every resolver receives: one EntityManager forked for this request, the
+ * caller's headers (credentials, idempotency keys), the request id and a logger.
+ */
+export interface SubgraphContext {
+  readonly em: EntityManager;
+  readonly headers: RequestHeaders;
+  readonly requestId: string;
+  readonly clientIp: string | undefined;
+  readonly logger: Logger;
+}
+
+/** Headers the gateway passes on to subgraphs; everything else stays at the edge. */
+export const FORWARDED_HEADERS = [
+  'authorization',
+  'x-api-key',
+  'x-admin-token',
+  'x-request-id',
+  'x-client-ip',
+  'idempotency-key',
+  'accept-language',
+  'stripe-signature',
+] as const;

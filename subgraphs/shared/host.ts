@@ -1,0 +1,88 @@
+import { graphql, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { Config } from '../../runtime/config.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { RequestHeaders, SubgraphContext } from './context.js';
+import { formatSubgraphError } from './format-error.js';
+import { migrate, openOrm, type SubgraphOrm } from './orm.js';
+import { buildSubgraph, type SubgraphModule, type SubgraphRuntime } from './subgraph.js';
+
+export interface SubgraphRequest {
+  readonly query: string;
+  readonly variables?: Record<string, unknown> | null;
+  readonly operationName?: string | null;
+}
+
+export interface SubgraphResponse {
+  readonly data?: ExecutionResult['data'];
+  readonly errors?: readonly GraphQLFormattedError[];
+}
+
+/** A subgraph ready to execute operations, in this process or behind HTTP. */
+export interface RunningSubgraph {
+  readonly name: string;
+  readonly schema: GraphQLSchema;
+  readonly orm: SubgraphOrm;
+  execute(request: SubgraphRequest, headers: RequestHeaders): Promise<SubgraphResponse>;
+  close(): Promise<void>;
+}
+
+export interface StartSubgraphOptions {
+  readonly config: Config;
+  readonly databaseUrl: string;
+  readonly logger: Logger;
+}
+
+/** Opens the subgraph's database, applies its migrations and builds its schema. */
+export async function startSubgraph(module: SubgraphModule, options: StartSubgraphOptions): Promise<RunningSubgraph> {
+  const logger = options.logger.child({ subgraph: module.name });
+  const orm = await openOrm(module.database, { databaseUrl: options.databaseUrl, logger });
+  try {
+    await migrate(orm, module.database, options.databaseUrl, logger);
+    const runtime: SubgraphRuntime = { config: options.config, orm, logger };
+    const schema = await buildSubgraph(module, module.createServices(runtime));
+    await module.onReady?.(runtime);
+    return {
+      name: module.name,
+      schema,
+      orm,
+      execute: (request, headers) => executeSubgraph(schema, orm, logger, request, headers),
+      async close() {
+        await module.onClose?.();
+        await orm.close(true);
+      },
+    };
+  } catch (error) {
+    await orm.close(true).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The one execution path of every subgraph: a forked EntityManager, then errors formatted once. */
+async function executeSubgraph(
+  schema: GraphQLSchema,
+  orm: SubgraphOrm,
+  logger: Logger,
+  request: SubgraphRequest,
+  headers: RequestHeaders,
+): Promise<SubgraphResponse> {
+  const requestId = headers['x-request-id'] ?? 'internal';
+  const context: SubgraphContext = {
+    em: orm.em.fork(),
+    headers,
+    requestId,
+    clientIp: headers['x-client-ip'],
+    logger: logger.child({ requestId }),
+  };
+  const result = await graphql({
+    schema,
+    source: request.query,
+    variableValues: request.variables ?? undefined,
+    operationName: request.operationName ?? undefined,
+    contextValue: context,
+  });
+  if (!result.errors?.length) return { data: result.data };
+  return {
+    data: result.data,
+    errors: result.errors.map((error) => formatSubgraphError(error.toJSON(), error, context.logger)),
+  };
+}

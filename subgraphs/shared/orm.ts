@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import type { Constructor, EntitySchema } from '@mikro-orm/core';
+import { type Migration, Migrator } from '@mikro-orm/migrations';
+import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import type { Logger } from '../../runtime/logger.js';
+
+export type SubgraphOrm = MikroORM;
+
+export interface SubgraphDatabase {
+  /** PostgreSQL schema owned by the subgraph. */
+  readonly schema: string;
+  readonly entities: ReadonlyArray<EntitySchema<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Committed migrations, oldest first. */
+  readonly migrations: ReadonlyArray<Constructor<Migration> & { readonly migrationName: string }>;
+}
+
+export interface OrmOptions {
+  readonly databaseUrl: string;
+  readonly logger: Logger;
+  readonly poolMax?: number;
+}
+
+/** Opens the subgraph's MikroORM instance on its own schema. */
+export async function openOrm(database: SubgraphDatabase, options: OrmOptions): Promise<SubgraphOrm> {
+  return MikroORM.init({
+    driver: PostgreSqlDriver,
+    clientUrl: options.databaseUrl,
+    schema: database.schema,
+    entities: [...database.entities],
+    extensions: [Migrator],
+    discovery: { warnWhenNoEntities: false },
+    pool: { min: 0, max: options.poolMax ?? 10 },
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      schema: database.schema,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+      migrationsList: database.migrations.map((migration) => ({ name: migration.migrationName, class: migration })),
+    },
+    debug: false,
+  });
+}
+
+/** A stable 64-bit advisory lock key derived from the schema name. */
+function lockKey(schema: string): string {
+  return createHash('sha256').update(`qantara:migrate:${schema}`).digest().readBigInt64BE(0).toString();
+}
+
+/**
+ * Applies pending migrations while holding a session advisory lock, so several
+ * instances starting at once apply each migration exactly once.
+ */
+export async function migrate(orm: SubgraphOrm, database: SubgraphDatabase, databaseUrl: string, logger: Logger): Promise<string[]> {
+  const lock = new pg.Client({ connectionString: databaseUrl });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1::bigint)', [lockKey(database.schema)]);
+    await lock.query(`create schema if not exists "${database.schema}"`);
+    const applied = await orm.migrator.up();
+    const names = applied.map((migration) => migration.name);
+    if (names.length > 0) logger.info({ schema: database.schema, migrations: names }, 'migrations applied');
+    return names;
+  } finally {
+    await lock.query('select pg_advisory_unlock($1::bigint)', [lockKey(database.schema)]).catch(() => undefined);
+    await lock.end();
+  }
+}
+
+export interface DatabaseState {
+  readonly reachable: boolean;
+  readonly pendingMigrations: number | null;
+  readonly error?: string;
+}
+
+/** Reads the database state for health checks: reachable, and whether every migration is applied. */
+export async function databaseState(orm: SubgraphOrm): Promise<DatabaseState> {
+  try {
+    await orm.em.fork().getConnection().execute('select 1');
+  } catch (error) {
+    return { reachable: false, pendingMigrations: null, error: (error as Error).message };
+  }
+  try {
+    const pending = await orm.migrator.getPending();
+    return { reachable: true, pendingMigrations: pending.length };
+  } catch (error) {
+    return { reachable: true, pendingMigrations: null, error: (error as Error).message };
+  }
+}
