@@ -1,8 +1,16 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
 
 // Fast tests (`*.test.ts`) and whole-stack tests (`*.e2e.ts`) run in one command;
 // one PostgreSQL server is started for the run and every suite gets its own database.
 export default defineConfig({
+  resolve: {
+    // graphql 16 ships ESM (`module`) and CJS (`main`); Node and the CommonJS Apollo
+    // packages load the CJS build, so the tests must too or schemas come from two realms.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.e2e.ts'],
     globalSetup: ['test/support/global-setup.ts'],
@@ -11,6 +19,5 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     teardownTimeout: 60_000,
-    reporters: ['default'],
   },
 });

@@ -16,9 +16,18 @@ export interface Metrics {
   addPool(subgraph: string, read: () => PoolStats | undefined): void;
 }
 
+/**
+ * prom-client also serves three gauges named `*_total`, a suffix the exposition format
+ * reserves for counters (`promtool check metrics` rejects them); their unsuffixed twins stay.
+ */
+function replaceMisnamedDefaults(registry: Registry): void {
+  for (const name of ['handles', 'requests', 'resources']) registry.removeSingleMetric(`qantara_nodejs_active_${name}_total`);
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'qantara_' });
+  replaceMisnamedDefaults(registry);
   const pools = new Map<string, () => PoolStats | undefined>();
   const poolGauge = (name: string, help: string, pick: (stats: PoolStats) => number) =>
     new Gauge({

@@ -136,7 +136,11 @@ class PageBuffer {
   part: OpenitiPart | null = null;
 
   addRaw(piece: string, line: number): void {
-    if (this.markup.length === 0) this.firstLine = line;
+    if (this.markup.length === 0) {
+      // Blank lines between pages would otherwise open every page's markup.
+      if (piece.trim() === '') return;
+      this.firstLine = line;
+    }
     this.markup.push(piece);
   }
 

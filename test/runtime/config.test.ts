@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../runtime/config.js';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('configuration', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ role: 'all', port: 8080, dataDir: '.data', logLevel: 'info', databaseUrl: undefined, demoLibrary: true });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT', 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'PORT', 'PORT must be an integer from 0 to 65535 (got "70000")'],
+    [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL', 'DATABASE_URL must use postgres or postgresql (got "mysql")'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL', 'DATABASE_URL must be an absolute URL (got "not a url")'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
+    [{ ROLE: 'gateway' }, 'SUBGRAPH_LIBRARY_URL', 'SUBGRAPH_LIBRARY_URL is required when ROLE=gateway'],
+    [{ ROLE: 'subgraph:billing' }, 'ROLE', 'ROLE must be one of all, gateway, worker, subgraph:library, subgraph:research, subgraph:operations (got "subgraph:billing")'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN', 'ADMIN_TOKEN must be at least 16 characters long'],
+    [{ STRIPE_WEBHOOK_SECRET: 'abc' }, 'STRIPE_WEBHOOK_SECRET', 'STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret (whsec_…)'],
+    [{ MEILI_HOST: 'ftp://meili' }, 'MEILI_HOST', 'MEILI_HOST must use http or https (got "ftp")'],
+  ])('rejects %o naming the variable', (env, variable, message) => {
+    const error = configError(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toBe(message);
+  });
+
+  it('stops the process with one line naming the variable', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'main.ts'], {
+      env: { ...process.env, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual(['qantara: invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")']);
+  });
+});
