@@ -7,4 +7,6 @@ export interface GatewayContext {
   readonly requestId: string;
   readonly clientIp: string | undefined;
   readonly logger: Logger;
+  /** Response `extensions` of the subgraphs this request reached, merged; read by the edge. */
+  readonly subgraphExtensions: Record<string, unknown>;
 }

@@ -9,6 +9,7 @@ import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import type { GatewayContext } from './context.js';
 import { ForwardingRemoteDataSource, InProcessDataSource } from './data-sources.js';
 import { ARMOR_CONFIG } from './limits.js';
+import { useEdgeHeaders } from './plugins/use-edge-headers.js';
 import { useOperationMetrics } from './plugins/use-operation-metrics.js';
 import { usePartialResultStatus } from './plugins/use-partial-result-status.js';
 
@@ -68,6 +69,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
     useOperationMetrics(options.metrics),
     usePartialResultStatus(),
+    useEdgeHeaders(),
   ];
   const server = new ApolloServer<GatewayContext>({
     gateway,

@@ -30,6 +30,7 @@ export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
       { query: request.query ?? '', variables: request.variables ?? null, operationName: request.operationName ?? null },
       forwardedHeaders(context),
     );
+    if (response.extensions && context) Object.assign(context.subgraphExtensions, response.extensions);
     return response as GatewayGraphQLResponse;
   }
 }
@@ -41,5 +42,10 @@ export class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<GatewayC
     for (const [name, value] of Object.entries(forwardedHeaders(context))) {
       if (value !== undefined) options.request.http?.headers.set(name, value);
     }
+  }
+
+  override async didReceiveResponse({ response, context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['didReceiveResponse']>>[0]) {
+    if (response.extensions && context?.subgraphExtensions) Object.assign(context.subgraphExtensions, response.extensions);
+    return response;
   }
 }

@@ -81,7 +81,7 @@ export function createApp(options: AppOptions): Koa {
   const contextFor = (ctx: Context): GatewayContext => {
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(ctx.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    return { headers, requestId: ctx.state.requestId as string, clientIp: ctx.ip, logger: ctx.state.logger as Logger };
+    return { headers, requestId: ctx.state.requestId as string, clientIp: ctx.ip, logger: ctx.state.logger as Logger, subgraphExtensions: {} };
   };
   const baseUrlFor = (ctx: Context) => options.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
   const router = new Router();

@@ -1,6 +1,7 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Context, Middleware } from 'koa';
 import type { GatewayContext } from '../gateway/context.js';
+import { edgeHeaders } from '../gateway/edge-headers.js';
 import { BodyError, readJsonBody } from '../runtime/http/body.js';
 import { FacadeError } from './facade-error.js';
 import { ERROR_MAPPERS } from './families.js';
@@ -64,10 +65,12 @@ export function routeHandler(route: RouteDefinition, deps: HandlerDeps): Middlew
       const input = await inputOf(ctx, route, deps.baseUrlFor(ctx));
       let data: Record<string, unknown> = {};
       if (document) {
+        const contextValue = deps.contextFor(ctx);
         const response = await deps.server.executeOperation(
           { query: document, operationName: route.operation, variables: route.variables?.(input) ?? {} },
-          { contextValue: deps.contextFor(ctx) },
+          { contextValue },
         );
+        for (const [name, value] of Object.entries(edgeHeaders(contextValue.subgraphExtensions))) ctx.set(name, value);
         const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
         if (!result) throw FacadeError.internal();
         const firstError = result.errors?.[0];

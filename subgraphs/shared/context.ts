@@ -14,6 +14,11 @@ export interface SubgraphContext {
   readonly requestId: string;
   readonly clientIp: string | undefined;
   readonly logger: Logger;
+  /**
+   * Facts for the edge about this request (e.g. `rateLimit`), returned as response
+   * `extensions` and collected by the gateway; never business data.
+   */
+  readonly extensions: Record<string, unknown>;
 }
 
 /** Headers the gateway passes on to subgraphs; everything else stays at the edge. */

@@ -15,6 +15,7 @@ export interface SubgraphRequest {
 export interface SubgraphResponse {
   readonly data?: ExecutionResult['data'];
   readonly errors?: readonly GraphQLFormattedError[];
+  readonly extensions?: Record<string, unknown>;
 }
 
 /** A subgraph ready to execute operations, in this process or behind HTTP. */
@@ -72,6 +73,7 @@ async function executeSubgraph(
     requestId,
     clientIp: headers['x-client-ip'],
     logger: logger.child({ requestId }),
+    extensions: {},
   };
   const result = await graphql({
     schema,
@@ -80,9 +82,11 @@ async function executeSubgraph(
     operationName: request.operationName ?? undefined,
     contextValue: context,
   });
-  if (!result.errors?.length) return { data: result.data };
+  const extensions = Object.keys(context.extensions).length > 0 ? { extensions: context.extensions } : {};
+  if (!result.errors?.length) return { data: result.data, ...extensions };
   return {
     data: result.data,
     errors: result.errors.map((error) => formatSubgraphError(error.toJSON(), error, context.logger)),
+    ...extensions,
   };
 }

@@ -29,7 +29,7 @@ describe('health endpoints', () => {
 
   it('operations liveness, alias, readiness and deep check answer as documented', async () => {
     const live = await stack.fetch('/api/v1/health/live');
-    const liveBody = await live.json();
+    const liveBody = (await live.json()) as { at: string };
     expect(live.status).toBe(200);
     expect(liveBody).toEqual({ status: 'ok', service: 'operations', version: expect.any(String), at: expect.any(String) });
     expect(Number.isNaN(Date.parse(liveBody.at))).toBe(false);
@@ -80,7 +80,7 @@ describe('unknown paths', () => {
     const response = await stack.fetch('/api/v1/health/live', { method: 'DELETE' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toContain('GET');
-    expect((await response.json()).code).toBe('METHOD_NOT_ALLOWED');
+    expect(((await response.json()) as { code: string }).code).toBe('METHOD_NOT_ALLOWED');
   });
 });
 

@@ -243,12 +243,8 @@ export class OpenitiParser {
   }
 
   private addSegment(segment: string, newParagraph: boolean, rawPiece: string): void {
-    if (segment.includes('PageV')) {
-      throw new ImportFormatError(
-        this.lineNumber,
-        `malformed page marker near "${segment.slice(segment.indexOf('PageV'), segment.indexOf('PageV') + 16)}"`,
-      );
-    }
+    const stray = segment.indexOf('PageV');
+    if (stray >= 0) throw new ImportFormatError(this.lineNumber, `malformed page marker "${segment.slice(stray, stray + 16)}"`);
     this.buffer.addRaw(rawPiece, this.lineNumber);
     this.buffer.addText(stripInlineMarkup(segment), newParagraph, this.currentPart);
   }
@@ -277,25 +273,12 @@ export class OpenitiParser {
   }
 
   private closePage(label: Label): OpenitiEvent[] {
-    const page = this.buffer;
+    const { lines, markup, firstLine, part } = this.buffer;
     this.buffer = new PageBuffer();
-    if (page.lines.length === 0) return [];
+    if (lines.length === 0) return [];
     this.pageCount += 1;
-    const { part } = page;
-    return [
-      {
-        type: 'page',
-        page: {
-          page: this.pageCount,
-          ...label,
-          part: part?.title ?? '',
-          partIndex: part?.index ?? null,
-          text: page.lines.join('\n'),
-          markup: page.markup.join('\n'),
-          line: page.firstLine,
-        },
-      },
-    ];
+    const page = { page: this.pageCount, ...label, part: part?.title ?? '', partIndex: part?.index ?? null };
+    return [{ type: 'page', page: { ...page, text: lines.join('\n'), markup: markup.join('\n'), line: firstLine } }];
   }
 }
 

@@ -123,9 +123,7 @@ function nearest(from: number, to: number, target: number, accept: (p: number) =
 
 /** Start edge in [lo, core]: a sentence start near `target` if one is close, else the nearest word start. */
 function chooseStart(text: string, lo: number, core: number, target: number, zone: number): number {
-  const sentence = nearest(Math.max(lo, target - zone), Math.min(core, target + zone), target, (p) =>
-    isSentenceStart(text, p),
-  );
+  const sentence = nearest(Math.max(lo, target - zone), Math.min(core, target + zone), target, (p) => isSentenceStart(text, p));
   return sentence ?? nearest(lo, core, target, (p) => isWordStart(text, p)) ?? core;
 }
 

@@ -62,11 +62,7 @@ describe('parseJsonl', () => {
   });
 
   it('announces each book once before its consecutive pages', async () => {
-    const events = await collect([
-      line({ book_id: 'a', page: 1 }),
-      line({ book_id: 'a', page: 2 }),
-      line({ book_id: 'b', page: 1 }),
-    ]);
+    const events = await collect([line({ book_id: 'a', page: 1 }), line({ book_id: 'a', page: 2 }), line({ book_id: 'b', page: 1 })]);
     expect(events.map((event) => (event.type === 'book' ? `book:${event.book.bookId}` : event.page.id))).toEqual([
       'book:a',
       'a-1',
@@ -103,14 +99,11 @@ describe('parseJsonl validation', () => {
     expect((await errorOf(['[1, 2]'])).message).toContain('expected a JSON object, got array');
   });
 
-  it.each(['book_id', 'book', 'authors', 'category', 'part', 'page', 'text'])(
-    'names the missing required field %s',
-    async (field) => {
-      const error = await errorOf([line({ [field]: undefined })]);
-      expect(error).toMatchObject({ line: 1, field });
-      expect(error.message).toBe(`line 1: field "${field}": is required`);
-    },
-  );
+  it.each(['book_id', 'book', 'authors', 'category', 'part', 'page', 'text'])('names the missing required field %s', async (field) => {
+    const error = await errorOf([line({ [field]: undefined })]);
+    expect(error).toMatchObject({ line: 1, field });
+    expect(error.message).toBe(`line 1: field "${field}": is required`);
+  });
 
   it('names a field of the wrong type', async () => {
     const error = await errorOf([line(), line({ page: 2, text: 42 })]);

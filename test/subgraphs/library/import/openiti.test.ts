@@ -184,15 +184,7 @@ describe('parseOpenITI pages', () => {
       '# ز PageV01P052',
     ]);
     expect(pages.map((page) => page.page)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    expect(pages.map((page) => page.label)).toEqual([
-      'V01P001',
-      'V01P002',
-      'V02P001',
-      'V00P000',
-      'V00P000',
-      'V01P052',
-      'V01P052',
-    ]);
+    expect(pages.map((page) => page.label)).toEqual(['V01P001', 'V01P002', 'V02P001', 'V00P000', 'V00P000', 'V01P052', 'V01P052']);
   });
 
   it('skips pages without text and does not count them', async () => {

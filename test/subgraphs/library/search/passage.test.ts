@@ -3,8 +3,7 @@ import { analyzeQuery, analyzeTokens } from '../../../../subgraphs/library/analy
 import { countMatches, cutPassage } from '../../../../subgraphs/library/search/passage.js';
 
 // A hadith opening with full vowels, as vocalized editions print it.
-const VOCALIZED =
-  'قَالَ رَسُولُ ٱللَّهِ صَلَّى ٱللَّهُ عَلَيْهِ وَسَلَّمَ: إِنَّمَا ٱلْأَعْمَالُ بِٱلنِّيَّاتِ. وَإِنَّمَا لِكُلِّ ٱمْرِئٍ مَا نَوَىٰ.';
+const VOCALIZED = 'قَالَ رَسُولُ ٱللَّهِ صَلَّى ٱللَّهُ عَلَيْهِ وَسَلَّمَ: إِنَّمَا ٱلْأَعْمَالُ بِٱلنِّيَّاتِ. وَإِنَّمَا لِكُلِّ ٱمْرِئٍ مَا نَوَىٰ.';
 
 const FILLER = 'وكان الناس يجتمعون في السوق كل يوم ويتحدثون في أمور شتى. ';
 
