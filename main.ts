@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './runtime/config.js';
 import { createLogger } from './runtime/logger.js';
-import { startSystem } from './runtime/system.js';
+import { startSystem, type System } from './runtime/system.js';
 
 process.env.APOLLO_TELEMETRY_DISABLED = '1';
 
@@ -15,26 +15,39 @@ try {
 }
 
 const logger = createLogger(config.logLevel, { role: config.role });
+let starting: Promise<System> | undefined;
+
+async function stop(): Promise<never> {
+  try {
+    const system = await starting?.catch(() => undefined);
+    await system?.stop();
+    process.exit(0);
+  } catch (error) {
+    logger.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+
+// Handlers are in place before start-up begins, so a signal during start-up stops
+// cleanly too. npm and process managers relay the terminal's signal, so the same
+// signal often arrives twice at once; only one a second or more later forces exit.
+let firstSignalAt: number | undefined;
+function onSignal(signal: NodeJS.Signals): void {
+  if (firstSignalAt !== undefined) {
+    if (Date.now() - firstSignalAt < 1000) return;
+    logger.warn({ signal }, 'second signal: exiting at once');
+    process.exit(1);
+  }
+  firstSignalAt = Date.now();
+  logger.info({ signal }, 'signal received');
+  void stop();
+}
+process.on('SIGTERM', onSignal);
+process.on('SIGINT', onSignal);
+
+starting = startSystem(config, logger);
 try {
-  const system = await startSystem(config, logger);
-  let signals = 0;
-  const shutdown = (signal: NodeJS.Signals) => {
-    signals += 1;
-    if (signals > 1) {
-      logger.warn({ signal }, 'second signal: exiting at once');
-      process.exit(1);
-    }
-    logger.info({ signal }, 'signal received');
-    system.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  await starting;
 } catch (error) {
   logger.fatal({ err: error }, 'start-up failed');
   process.exit(1);

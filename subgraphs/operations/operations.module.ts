@@ -7,7 +7,7 @@ export const operationsModule: SubgraphModule = {
   name: 'operations',
   database: { schema: 'operations', entities: [], migrations: operationsMigrations },
   resolvers: [OperationsHealthResolver],
-  createServices({ orm }) {
-    return serviceMap(new OperationsHealthService(orm));
+  createServices(runtime) {
+    return serviceMap(new OperationsHealthService(runtime));
   },
 };

@@ -7,7 +7,7 @@ export const researchModule: SubgraphModule = {
   name: 'research',
   database: { schema: 'research', entities: [], migrations: researchMigrations },
   resolvers: [ResearchHealthResolver],
-  createServices({ orm }) {
-    return serviceMap(new ResearchHealthService(orm));
+  createServices(runtime) {
+    return serviceMap(new ResearchHealthService(runtime));
   },
 };

@@ -1,6 +1,6 @@
 import { Directive, Field, ObjectType } from 'type-graphql';
 import { VERSION } from '../../runtime/version.js';
-import { databaseState, type SubgraphOrm } from './orm.js';
+import { databaseState, type SubgraphDatabase, type SubgraphOrm } from './orm.js';
 
 /** One dependency as a health check sees it. */
 @Directive('@shareable')
@@ -60,9 +60,10 @@ async function timed(name: string, check: HealthCheck): Promise<HealthComponent>
 export async function checkServiceHealth(
   service: string,
   orm: SubgraphOrm,
+  database: SubgraphDatabase,
   extra: Readonly<Record<string, HealthCheck>> = {},
 ): Promise<ServiceHealth> {
-  const state = await databaseState(orm);
+  const state = await databaseState(orm, database);
   const components: HealthComponent[] = [
     Object.assign(new HealthComponent(), {
       name: 'database',

@@ -39,7 +39,7 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
   const orm = await openOrm(module.database, { databaseUrl: options.databaseUrl, logger });
   try {
     await migrate(orm, module.database, options.databaseUrl, logger);
-    const runtime: SubgraphRuntime = { config: options.config, orm, logger };
+    const runtime: SubgraphRuntime = { config: options.config, orm, database: module.database, logger };
     const schema = await buildSubgraph(module, module.createServices(runtime));
     await module.onReady?.(runtime);
     return {

@@ -75,17 +75,22 @@ export interface DatabaseState {
   readonly error?: string;
 }
 
-/** Reads the database state for health checks: reachable, and whether every migration is applied. */
-export async function databaseState(orm: SubgraphOrm): Promise<DatabaseState> {
+/**
+ * Reads the database state for health checks in one round trip: reachable, and how
+ * many of the committed migrations the database has not recorded.
+ */
+export async function databaseState(orm: SubgraphOrm, database: SubgraphDatabase): Promise<DatabaseState> {
+  const names = database.migrations.map((migration) => migration.migrationName);
   try {
-    await orm.em.fork().getConnection().execute('select 1');
+    const pool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+    const { rows } = await pool.query<{ applied: number }>(
+      `select count(*)::int as applied from "${database.schema}".mikro_orm_migrations where name = any($1::text[])`,
+      [names],
+    );
+    return { reachable: true, pendingMigrations: names.length - (rows[0]?.applied ?? 0) };
   } catch (error) {
-    return { reachable: false, pendingMigrations: null, error: (error as Error).message };
-  }
-  try {
-    const pending = await orm.migrator.getPending();
-    return { reachable: true, pendingMigrations: pending.length };
-  } catch (error) {
-    return { reachable: true, pendingMigrations: null, error: (error as Error).message };
+    const message = (error as Error).message;
+    const missingTable = /relation .* does not exist/.test(message);
+    return missingTable ? { reachable: true, pendingMigrations: names.length } : { reachable: false, pendingMigrations: null, error: message };
   }
 }

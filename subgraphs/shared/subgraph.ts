@@ -15,6 +15,7 @@ const FEDERATION_LINK =
 export interface SubgraphRuntime {
   readonly config: Config;
   readonly orm: SubgraphOrm;
+  readonly database: SubgraphDatabase;
   readonly logger: Logger;
 }
 

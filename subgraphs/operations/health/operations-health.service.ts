@@ -1,10 +1,10 @@
 import { checkServiceHealth, type ServiceHealth } from '../../shared/health.js';
-import type { SubgraphOrm } from '../../shared/orm.js';
+import type { SubgraphRuntime } from '../../shared/subgraph.js';
 
 export class OperationsHealthService {
-  constructor(private readonly orm: SubgraphOrm) {}
+  constructor(private readonly runtime: SubgraphRuntime) {}
 
   check(): Promise<ServiceHealth> {
-    return checkServiceHealth('operations', this.orm);
+    return checkServiceHealth('operations', this.runtime.orm, this.runtime.database);
   }
 }
