@@ -1,18 +1,11 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, type Config } from './runtime/config.js';
+import { configOrExit } from './runtime/config-or-exit.js';
 import { createLogger } from './runtime/logger.js';
 import { startSystem, type System } from './runtime/system.js';
 
 process.env.APOLLO_TELEMETRY_DISABLED = '1';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`qantara: invalid configuration: ${error.message}\n`);
-  process.exit(1);
-}
+const config = configOrExit();
 
 const logger = createLogger(config.logLevel, { role: config.role });
 let starting: Promise<System> | undefined;

@@ -3,6 +3,12 @@ import { BodyError, readJsonBody } from './http/body.js';
 import type { RunningSubgraph, SubgraphRequest } from '../subgraphs/shared/host.js';
 import type { Metrics } from './metrics.js';
 
+/**
+ * Operations reach a subgraph only through the gateway, which already bounds each
+ * route's body; the largest is the admin import of one book (64 MiB as a variable).
+ */
+const SUBGRAPH_BODY_LIMIT = 72 * 1024 * 1024;
+
 function isRequest(body: unknown): body is SubgraphRequest {
   return typeof body === 'object' && body !== null && typeof (body as { query?: unknown }).query === 'string';
 }
@@ -31,7 +37,7 @@ export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics): 
     }
     let body: unknown;
     try {
-      body = await readJsonBody(ctx, 2_097_152);
+      body = await readJsonBody(ctx, SUBGRAPH_BODY_LIMIT);
     } catch (error) {
       if (!(error instanceof BodyError)) throw error;
       ctx.status = error.status;
