@@ -12,6 +12,7 @@ import { ARMOR_CONFIG } from './limits.js';
 import { useEdgeHeaders } from './plugins/use-edge-headers.js';
 import { useOperationMetrics } from './plugins/use-operation-metrics.js';
 import { usePartialResultStatus } from './plugins/use-partial-result-status.js';
+import { createStreamSources, type StreamSources } from './stream-sources.js';
 
 /** Where each subgraph runs: in this process, or behind an HTTP URL. */
 export type SubgraphTargets = Readonly<Record<SubgraphName, RunningSubgraph | string>>;
@@ -21,10 +22,14 @@ export interface GatewayOptions {
   readonly subgraphs: SubgraphTargets;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** Which subgraph declares each streaming operation (`streamOwners(SUBGRAPHS)`); none by default. */
+  readonly streamOwners?: Readonly<Record<string, SubgraphName>>;
 }
 
 export interface Gateway {
   readonly server: ApolloServer<GatewayContext>;
+  /** Streaming operations beside GraphQL, reached like the subgraphs' data sources (docs/adr/0006). */
+  readonly streams: StreamSources;
   stop(): Promise<void>;
 }
 
@@ -91,6 +96,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   await server.start();
   return {
     server,
+    streams: createStreamSources(options.streamOwners ?? {}, options.subgraphs),
     stop: () => server.stop(),
   };
 }

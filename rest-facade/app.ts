@@ -4,6 +4,7 @@ import type { ApolloServer } from '@apollo/server';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { GatewayContext } from '../gateway/context.js';
 import { koaGraphQL } from '../gateway/koa-graphql.js';
+import type { StreamSources } from '../gateway/stream-sources.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
 import { FacadeError } from './facade-error.js';
@@ -15,6 +16,8 @@ import { ROUTES } from './routes/index.js';
 
 export interface AppOptions {
   readonly server: ApolloServer<GatewayContext>;
+  /** Streaming operations for routes with a `stream` (the gateway's). */
+  readonly streams?: StreamSources;
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly publicBaseUrl?: string;
@@ -86,7 +89,7 @@ export function createApp(options: AppOptions): Koa {
   const baseUrlFor = (ctx: Context) => options.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
   const router = new Router();
   for (const route of options.routes ?? ROUTES) {
-    router.register(route.path, [route.method], routeHandler(route, { server: options.server, operations, contextFor, baseUrlFor }));
+    router.register(route.path, [route.method], routeHandler(route, { server: options.server, streams: options.streams, operations, contextFor, baseUrlFor }));
   }
   const graphql = koaGraphQL(options.server, contextFor);
   router.post('/graphql', graphql);

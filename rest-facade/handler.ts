@@ -2,7 +2,9 @@ import type { ApolloServer } from '@apollo/server';
 import type { Context, Middleware } from 'koa';
 import type { GatewayContext } from '../gateway/context.js';
 import { edgeHeaders } from '../gateway/edge-headers.js';
-import { BodyError, readJsonBody } from '../runtime/http/body.js';
+import type { StreamSources } from '../gateway/stream-sources.js';
+import { BodyError, readJsonBody, readRawBody } from '../runtime/http/body.js';
+import { serveEventStream } from './event-stream.js';
 import { FacadeError } from './facade-error.js';
 import { ERROR_MAPPERS } from './families.js';
 import type { RouteDefinition, RouteInput, RouteResult } from './route.js';
@@ -12,6 +14,8 @@ export interface HandlerDeps {
   readonly operations: ReadonlyMap<string, string>;
   readonly contextFor: (ctx: Context) => GatewayContext;
   readonly baseUrlFor: (ctx: Context) => string;
+  /** Streaming operations, for routes with a `stream`. */
+  readonly streams?: StreamSources;
 }
 
 /** Writes a route result (or a mapped error) to Koa. */
@@ -38,11 +42,11 @@ function queryOf(ctx: Context): Record<string, string | undefined> {
 }
 
 async function inputOf(ctx: Context, route: RouteDefinition, baseUrl: string): Promise<RouteInput> {
-  const wantsBody = route.body ? route.body === 'json' : ['POST', 'PUT', 'PATCH'].includes(route.method);
+  const wantsBody = route.body ? route.body !== 'none' : ['POST', 'PUT', 'PATCH'].includes(route.method);
   let body: unknown;
   if (wantsBody) {
     try {
-      body = await readJsonBody(ctx);
+      body = route.body === 'text' ? (await readRawBody(ctx, route.bodyLimit)).toString('utf8') : await readJsonBody(ctx, route.bodyLimit);
     } catch (error) {
       if (error instanceof BodyError) throw new FacadeError(error.status, 'BAD_REQUEST', error.message);
       throw error;
@@ -60,9 +64,18 @@ async function inputOf(ctx: Context, route: RouteDefinition, baseUrl: string): P
 export function routeHandler(route: RouteDefinition, deps: HandlerDeps): Middleware {
   const document = route.operation ? deps.operations.get(route.operation) : undefined;
   if (route.operation && !document) throw new Error(`route ${route.method} ${route.path}: unknown operation ${route.operation}`);
+  const { streams } = deps;
+  if (route.stream && streams && !streams.has(route.stream.operation)) {
+    throw new Error(`route ${route.method} ${route.path}: unknown stream ${route.stream.operation}`);
+  }
   return async (ctx) => {
     try {
       const input = await inputOf(ctx, route, deps.baseUrlFor(ctx));
+      if (route.stream?.when(input)) {
+        if (!streams) throw FacadeError.internal();
+        await serveEventStream(ctx, { ...route, stream: route.stream }, input, { streams, contextFor: deps.contextFor });
+        return;
+      }
       let data: Record<string, unknown> = {};
       if (document) {
         const contextValue = deps.contextFor(ctx);

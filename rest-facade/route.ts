@@ -32,11 +32,29 @@ export interface RouteDefinition {
   readonly path: string;
   readonly family: Family;
   readonly operation?: string;
-  /** `json` (default for POST/PUT/PATCH) or `none`. */
-  readonly body?: 'json' | 'none';
+  /** `json` (default for POST/PUT/PATCH), `text` (the raw body as a string, e.g. a file to import) or `none`. */
+  readonly body?: 'json' | 'text' | 'none';
+  /** Largest body accepted, in bytes (default 1 MiB). */
+  readonly bodyLimit?: number;
   readonly variables?: (input: RouteInput) => Record<string, unknown>;
+  /** When the request asks for a stream, the events of a streaming operation answer instead, as SSE. */
+  readonly stream?: RouteStream;
   /** Turns data into the documented body; may throw a FacadeError for a documented failure. */
   readonly respond: (data: Record<string, unknown>, input: RouteInput) => RouteResult | FacadeError;
+}
+
+/**
+ * The streamed form of a route (docs/adr/0006): a streaming operation declared by a
+ * subgraph module, given the route's `variables`, its events written as server-sent events.
+ */
+export interface RouteStream {
+  readonly operation: string;
+  /** Whether this request asks for the stream (e.g. body `stream: true`); otherwise the GraphQL operation answers. */
+  readonly when: (input: RouteInput) => boolean;
+  /** A fresh encoder per response: one event → the `data:` payloads to send (objects are sent as JSON). */
+  readonly encoder: (input: RouteInput) => (event: unknown) => readonly unknown[];
+  /** Payload sent after the last event, e.g. `[DONE]`; a stream that fails ends with the family's error body instead. */
+  readonly done?: string;
 }
 
 /** Maps an error to one family's documented wire shape. */

@@ -27,6 +27,8 @@ export interface Config {
   readonly llmBaseUrl: string | undefined;
   readonly llmApiKey: string | undefined;
   readonly llmModel: string | undefined;
+  /** How long the LLM upstream may stay silent (before its first byte, and between chunks). */
+  readonly llmTimeoutMs: number;
   readonly stripeSecretKey: string | undefined;
   readonly stripeWebhookSecret: string | undefined;
   readonly logLevel: LogLevel;
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     llmBaseUrl,
     llmApiKey: optional(env, 'LLM_API_KEY'),
     llmModel: optional(env, 'LLM_MODEL') ?? (llmBaseUrl ? 'gpt-4o-mini' : undefined),
+    llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 30_000, 100, 600_000),
     stripeSecretKey,
     stripeWebhookSecret,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

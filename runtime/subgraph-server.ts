@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { BodyError, readJsonBody } from './http/body.js';
 import type { RunningSubgraph, SubgraphRequest } from '../subgraphs/shared/host.js';
 import type { Metrics } from './metrics.js';
+import { serveStream, STREAM_PATH } from './stream-endpoint.js';
 
 /**
  * Operations reach a subgraph only through the gateway, which already bounds each
@@ -15,7 +16,8 @@ function isRequest(body: unknown): body is SubgraphRequest {
 
 /**
  * One subgraph over HTTP for `ROLE=subgraph:<name>`: `POST /graphql` runs the
- * same execution path the in-process gateway uses; `GET /health` is liveness.
+ * same execution path the in-process gateway uses, `POST /streams/<name>` its
+ * streaming operations (NDJSON); `GET /health` is liveness.
  */
 export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics): Koa {
   const app = new Koa();
@@ -28,6 +30,11 @@ export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics): 
     if (ctx.path === '/metrics' && ctx.method === 'GET') {
       ctx.type = metrics.registry.contentType;
       ctx.body = await metrics.registry.metrics();
+      return;
+    }
+    const stream = ctx.method === 'POST' ? STREAM_PATH.exec(ctx.path) : null;
+    if (stream) {
+      await serveStream(ctx, subgraph, stream[1]!);
       return;
     }
     if (ctx.path !== '/graphql' || ctx.method !== 'POST') {

@@ -4,6 +4,7 @@ import { createGateway, type SubgraphTargets } from '../gateway/create-gateway.j
 import { createApp } from '../rest-facade/app.js';
 import { SUBGRAPHS } from '../subgraphs/index.js';
 import { startSubgraph, type RunningSubgraph } from '../subgraphs/shared/host.js';
+import { streamOwners } from '../subgraphs/shared/streams.js';
 import { SUBGRAPH_NAMES, type Config, type SubgraphName } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { listen, type Listening } from './http/listen.js';
@@ -119,9 +120,15 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       const running = await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack);
       targets = running as SubgraphTargets;
     }
-    const gateway = await createGateway({ supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'), subgraphs: targets, logger, metrics });
+    const gateway = await createGateway({
+      supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
+      subgraphs: targets,
+      logger,
+      metrics,
+      streamOwners: streamOwners(SUBGRAPHS),
+    });
     stack.push('gateway', () => gateway.stop());
-    const app = createApp({ server: gateway.server, logger, metrics, publicBaseUrl: config.publicBaseUrl });
+    const app = createApp({ server: gateway.server, streams: gateway.streams, logger, metrics, publicBaseUrl: config.publicBaseUrl });
     const http = await listen(app, config.port, config.host);
     return finish(config, logger, stack, http, metrics, databaseUrl);
   } catch (error) {

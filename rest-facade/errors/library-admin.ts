@@ -14,6 +14,13 @@ interface ValidationItem {
  * refused admin token says nothing about why.
  */
 export const libraryAdminErrorBody: ErrorMapper = (error) => {
+  if (error.status === 400 && error.code === 'BAD_REQUEST') {
+    // A body that is not JSON: FastAPI reports it as a 422 `json_invalid` item.
+    return {
+      status: 422,
+      body: { detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid', input: {}, ctx: { error: error.message } }] },
+    };
+  }
   if (error.status === 422) {
     const items =
       (error.meta.validation as ValidationItem[] | undefined) ??

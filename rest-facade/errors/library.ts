@@ -1,3 +1,4 @@
+import { FacadeError } from '../facade-error.js';
 import type { ErrorMapper } from '../route.js';
 
 /** `error.type` by status, in the style of OpenAI-compatible APIs the library speaks. */
@@ -15,8 +16,7 @@ const TYPE_BY_STATUS: Readonly<Record<number, string>> = {
   503: 'service_unavailable',
 };
 
-/** Library `/v1` errors: `{error:{message, type, code, param, details}}`. */
-export const libraryErrorBody: ErrorMapper = (error) => ({
+const libraryBody = (error: FacadeError) => ({
   status: error.status,
   body: {
     error: {
@@ -29,3 +29,16 @@ export const libraryErrorBody: ErrorMapper = (error) => ({
   },
   headers: typeof error.meta.retryAfter === 'number' ? { 'Retry-After': String(error.meta.retryAfter) } : undefined,
 });
+
+/**
+ * A request body that is not JSON. No `/v1` operation publishes 400; bad input is a
+ * 422 `invalid_request_error` there, so that is how it is reported.
+ */
+const INVALID_JSON = { status: 422, code: 'invalid_json' } as const;
+
+/** Library `/v1` errors: `{error:{message, type, code, param, details}}`. */
+export const libraryErrorBody: ErrorMapper = (raw) => {
+  const error =
+    raw.status === 400 && raw.code === 'BAD_REQUEST' ? new FacadeError(INVALID_JSON.status, INVALID_JSON.code, raw.message) : raw;
+  return libraryBody(error);
+};

@@ -1,6 +1,11 @@
 import { FacadeError } from '../facade-error.js';
 import type { RouteDefinition } from '../route.js';
 import { componentsByName, type HealthData } from './health-shapes.js';
+import { libraryAccountRoutes } from './library-accounts.js';
+import { libraryAdminRoutes } from './library-admin.js';
+import { libraryChatRoutes } from './library-chat.js';
+import { libraryContentRoutes } from './library-content.js';
+import { libraryPageRoutes } from './library-pages.js';
 
 /** Library REST paths (seed 000): each one a named operation and a body shape. */
 export const libraryRoutes: readonly RouteDefinition[] = [
@@ -33,4 +38,9 @@ export const libraryRoutes: readonly RouteDefinition[] = [
       };
     },
   },
+  ...libraryAccountRoutes,
+  ...libraryAdminRoutes,
+  ...libraryPageRoutes,
+  ...libraryContentRoutes,
+  ...libraryChatRoutes,
 ];

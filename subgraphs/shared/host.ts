@@ -4,7 +4,8 @@ import type { Logger } from '../../runtime/logger.js';
 import type { RequestHeaders, SubgraphContext } from './context.js';
 import { formatSubgraphError } from './format-error.js';
 import { migrate, openOrm, type SubgraphOrm } from './orm.js';
-import { buildSubgraph, type SubgraphModule, type SubgraphRuntime } from './subgraph.js';
+import { bindStreams, openStream, type StreamOpening, type StreamRequest } from './streams.js';
+import { buildSubgraph, servicesFor, type SubgraphModule, type SubgraphRuntime } from './subgraph.js';
 
 export interface SubgraphRequest {
   readonly query: string;
@@ -24,6 +25,8 @@ export interface RunningSubgraph {
   readonly schema: GraphQLSchema;
   readonly orm: SubgraphOrm;
   execute(request: SubgraphRequest, headers: RequestHeaders): Promise<SubgraphResponse>;
+  /** Runs a named streaming operation with the same context construction as `execute`. */
+  openStream(request: StreamRequest, headers: RequestHeaders, signal: AbortSignal): Promise<StreamOpening>;
   close(): Promise<void>;
 }
 
@@ -40,13 +43,16 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
   try {
     await migrate(orm, module.database, options.databaseUrl, logger);
     const runtime: SubgraphRuntime = { config: options.config, orm, database: module.database, logger };
-    const schema = await buildSubgraph(module, module.createServices(runtime));
+    const services = module.createServices(runtime);
+    const schema = await buildSubgraph(module, services);
+    const streams = bindStreams(module, (owner, wanted) => servicesFor(services, owner, wanted));
     await module.onReady?.(runtime);
     return {
       name: module.name,
       schema,
       orm,
       execute: (request, headers) => executeSubgraph(schema, orm, logger, request, headers),
+      openStream: (request, headers, signal) => openStream(streams.get(request.name), request, subgraphContext(orm, logger, headers), signal),
       async close() {
         await module.onClose?.();
         await orm.close(true);
@@ -58,6 +64,19 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
   }
 }
 
+/** The context of one request, built from the forwarded headers alone, for operations and streams alike. */
+function subgraphContext(orm: SubgraphOrm, logger: Logger, headers: RequestHeaders): SubgraphContext {
+  const requestId = headers['x-request-id'] ?? 'internal';
+  return {
+    em: orm.em.fork(),
+    headers,
+    requestId,
+    clientIp: headers['x-client-ip'],
+    logger: logger.child({ requestId }),
+    extensions: {},
+  };
+}
+
 /** The one execution path of every subgraph: a forked EntityManager, then errors formatted once. */
 async function executeSubgraph(
   schema: GraphQLSchema,
@@ -66,15 +85,7 @@ async function executeSubgraph(
   request: SubgraphRequest,
   headers: RequestHeaders,
 ): Promise<SubgraphResponse> {
-  const requestId = headers['x-request-id'] ?? 'internal';
-  const context: SubgraphContext = {
-    em: orm.em.fork(),
-    headers,
-    requestId,
-    clientIp: headers['x-client-ip'],
-    logger: logger.child({ requestId }),
-    extensions: {},
-  };
+  const context = subgraphContext(orm, logger, headers);
   const result = await graphql({
     schema,
     source: request.query,

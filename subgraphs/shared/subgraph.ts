@@ -7,6 +7,7 @@ import type { Config, SubgraphName } from '../../runtime/config.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { SubgraphContext } from './context.js';
 import type { SubgraphDatabase, SubgraphOrm } from './orm.js';
+import type { StreamOperation } from './streams.js';
 
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag"])';
@@ -31,6 +32,8 @@ export interface SubgraphModule {
   readonly referenceResolvers?: GraphQLResolverMap<SubgraphContext>;
   /** Builds the services resolvers ask for, once per process. */
   readonly createServices: (runtime: SubgraphRuntime) => ReadonlyMap<ClassType, unknown>;
+  /** Named streaming operations beside the schema (`subgraphs/shared/streams.ts`), e.g. chat completions. */
+  readonly streams?: Readonly<Record<string, StreamOperation>>;
   /** Work done once after migrations, e.g. loading the demo library. */
   readonly onReady?: (runtime: SubgraphRuntime) => Promise<void>;
   readonly onClose?: () => Promise<void>;
@@ -51,7 +54,7 @@ export async function buildSubgraph(module: SubgraphModule, services: ReadonlyMa
       get: (someClass: ClassType) => {
         const instance = services.get(someClass);
         if (instance !== undefined) return instance;
-        return new someClass(...resolverDependencies(someClass, services));
+        return new someClass(...servicesFor(services, someClass.name, (someClass as { inject?: ClassType[] }).inject ?? []));
       },
     },
   });
@@ -63,12 +66,11 @@ export async function buildSubgraph(module: SubgraphModule, services: ReadonlyMa
   return buildSubgraphSchema([{ typeDefs, resolvers }]);
 }
 
-/** Resolver classes declare their services as a static `inject` list, matched by class. */
-function resolverDependencies(resolverClass: ClassType, services: ReadonlyMap<ClassType, unknown>): unknown[] {
-  const wanted = (resolverClass as { inject?: ClassType[] }).inject ?? [];
+/** The services `owner` asks for (a resolver's static `inject` list, a stream's `inject`), matched by class. */
+export function servicesFor(services: ReadonlyMap<ClassType, unknown>, owner: string, wanted: readonly ClassType[]): unknown[] {
   return wanted.map((dependency) => {
     const service = services.get(dependency);
-    if (service === undefined) throw new Error(`${resolverClass.name} needs ${dependency.name}, which is not provided`);
+    if (service === undefined) throw new Error(`${owner} needs ${dependency.name}, which is not provided`);
     return service;
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Arabic text analysis shared by indexing and querying: normalization (with offsets back into the
- * original text), tokenization, stop-words and Light10-style light stemming.
+ * original text, and Uthmani superscript alef written as plain spelling writes it), tokenization, stop-words and Light10-style light stemming.
  *
  * Pages and queries must go through the same functions so that their terms compare equal.
  */
@@ -52,7 +52,6 @@ const FOLD = new Map<number, string>([
 function isDropped(code: number): boolean {
   return (
     (code >= 0x064b && code <= 0x065f) ||
-    code === 0x0670 ||
     (code >= 0x06d6 && code <= 0x06ed) ||
     (code >= 0x0610 && code <= 0x061a) ||
     (code >= 0x08d3 && code <= 0x08ff) ||
@@ -83,14 +82,97 @@ interface Spans {
   ends: number[];
 }
 
+const SUPERSCRIPT_ALEF = 0x0670;
+const TA_MARBUTA = 0x0629;
+const ALEF_MAQSURA = 0x0649;
+const TATWEEL = 0x0640;
+// Small high yeh after a tatweel (إِبۡرَٰهِـۧمَ, ٱلنَّبِيِّـۧنَ) is a yeh that plain spelling writes.
+const SMALL_HIGH_YEH = 0x06e7;
+
+// Words plain spelling writes without the alef that Uthmani script marks with a superscript alef
+// (ذَٰلِكَ ذلك, هَٰذَا هذا, ٱلرَّحۡمَٰنِ الرحمن, إِلَٰهَ إله, لَٰكِنَّ لكن, أُوْلَٰٓئِكَ أولئك); normalized, alef omitted.
+const ALEF_UNWRITTEN = new Set([
+  ...['هذا', 'هذه', 'هذان', 'هذين', 'هولاء', 'ذلك', 'ذلكم', 'ذلكما', 'ذلكن', 'رحمن', 'اوليك', 'اولايك'],
+  ...['اله', 'الهه', 'الهك', 'الهكم', 'الهنا', 'الههم', 'الهي', 'الهين', 'الهتنا', 'الهتكم', 'الهتهم'],
+  ...['لكن', 'لكنه', 'لكنا', 'لكني', 'لكنهم', 'لكنكم', 'لكنما'],
+]);
+const CLITICS = /^[وف]?(?:[بك]?ال|لل|[بلك])?/;
+
+/** Index of the next unit of `text` after `i` that is not a mark, or -1. */
+function nextLetter(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) if (!isDropped(text.charCodeAt(j)) && text.charCodeAt(j) !== SUPERSCRIPT_ALEF) return j;
+  return -1;
+}
+
+/**
+ * Uthmani superscript alef (U+0670) stands for a long a that plain spelling writes as ا (ٱلۡعَٰلَمِينَ
+ * العالمين, ٱلسَّمَٰوَٰتِ السماوات, ٱلصَّلَوٰةَ الصلاة), except after ى and in the few words listed above.
+ * Returns whether a new unit was pushed (marked as coming from a superscript alef).
+ */
+function superscriptAlef(text: string, i: number, out: string[], starts: number[], ends: number[]): boolean {
+  const last = out.length - 1;
+  if (last < 0 || !/\p{L}/u.test(out[last] ?? '')) return false;
+  if (text.charCodeAt(starts[last] ?? -1) === ALEF_MAQSURA || out[last] === ALEF) {
+    ends[last] = i + 1;
+    return false;
+  }
+  if (out[last] === 'و' && text.charCodeAt(nextLetter(text, i)) === TA_MARBUTA) {
+    out[last] = ALEF;
+    ends[last] = i + 1;
+    return false;
+  }
+  return true;
+}
+
+/** Drops superscript alefs again in words whose plain spelling omits them. */
+function restoreUnwritten(spans: Spans, fromSuperscript: boolean[]): Spans {
+  const { normalized, starts, ends } = spans;
+  const drop = new Array<boolean>(normalized.length).fill(false);
+  let any = false;
+  for (const match of normalized.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const positions: number[] = [];
+    let plain = '';
+    for (let k = match.index; k < match.index + match[0].length; k++) {
+      if (fromSuperscript[k]) positions.push(k);
+      else plain += normalized.charAt(k);
+    }
+    if (positions.length === 0 || !(ALEF_UNWRITTEN.has(plain) || ALEF_UNWRITTEN.has(plain.replace(CLITICS, '')))) continue;
+    for (const k of positions) {
+      drop[k] = true;
+      ends[k - 1] = Math.max(ends[k - 1] ?? 0, ends[k] ?? 0);
+    }
+    any = true;
+  }
+  if (!any) return spans;
+  const keep = (_: unknown, k: number) => !drop[k];
+  return { normalized: [...normalized].filter(keep).join(''), starts: starts.filter(keep), ends: ends.filter(keep) };
+}
+
 /** Normalizes and records, per output unit, the original span it covers (absorbed marks included). */
 function normalizeSpans(text: string): Spans {
   const out: string[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
+  const fromSuperscript: boolean[] = [];
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     const last = out.length - 1;
+    if (code === SUPERSCRIPT_ALEF) {
+      if (superscriptAlef(text, i, out, starts, ends)) {
+        out.push(ALEF);
+        starts.push(i);
+        ends.push(i + 1);
+        fromSuperscript.push(true);
+      } else if (last >= 0) ends[last] = Math.max(ends[last] ?? 0, i + 1);
+      continue;
+    }
+    if (code === SMALL_HIGH_YEH && text.charCodeAt(i - 1) === TATWEEL) {
+      out.push('ي');
+      starts.push(i);
+      ends.push(i + 1);
+      fromSuperscript.push(false);
+      continue;
+    }
     if (isDropped(code)) {
       // Marks belong to the letter before them, so a word's span covers its own vowels.
       if (last >= 0) ends[last] = i + 1;
@@ -106,8 +188,9 @@ function normalizeSpans(text: string): Spans {
     out.push(folded);
     starts.push(i);
     ends.push(i + 1);
+    fromSuperscript.push(false);
   }
-  return { normalized: out.join(''), starts, ends };
+  return restoreUnwritten({ normalized: out.join(''), starts, ends }, fromSuperscript);
 }
 
 /** Normalized text and `map[i]` = index in `text` of normalized unit `i`. */

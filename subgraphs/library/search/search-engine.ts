@@ -1,3 +1,26 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** A search over analysed terms (see `analysis/arabic.ts`), already filtered to known books. */
+export interface EngineQuery {
+  /** Distinct analysed query terms; a page matches when it contains any of them. */
+  readonly terms: readonly string[];
+  /** Only pages of these books; `null` searches the whole library. */
+  readonly bookIds: readonly string[] | null;
+  readonly limit: number;
+}
+
+export interface EngineHit {
+  readonly pageId: string;
+  readonly score: number;
+}
+
+export interface EngineResult {
+  /** Pages matching the query in the whole (filtered) index, not only those returned. */
+  readonly hits: number;
+  /** Best first. */
+  readonly results: readonly EngineHit[];
+}
+
 /**
  * The library's search engine, behind one interface: PostgreSQL full text by
  * default, Meilisearch when configured. Pages of record stay in PostgreSQL; an
@@ -8,5 +31,11 @@ export interface SearchEngine {
   readonly kind: string;
   /** Whether the engine answers; a stopped engine makes `/healthz` answer 503. */
   health(): Promise<{ up: boolean; detail?: string | null }>;
+  /** Ranked pages for a query; throws when the engine fails (the service reports a 502). */
+  search(query: EngineQuery, em: EntityManager): Promise<EngineResult>;
+  /** Brings the engine's index in line with the committed pages of one book (after an import). */
+  indexBook(bookId: string, em: EntityManager): Promise<void>;
+  /** Removes a book that no longer exists in PostgreSQL from the engine's index. */
+  removeBook(bookId: string): Promise<void>;
   close?(): Promise<void>;
 }

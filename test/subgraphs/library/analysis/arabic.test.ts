@@ -22,9 +22,29 @@ describe('normalizeArabic', () => {
     expect(normalizeArabic('كَتَبَ كِتَابًا مُّبِينٌ')).toBe('كتب كتابا مبين');
   });
 
-  it('strips the superscript alef U+0670', () => {
+  it('drops the superscript alef U+0670 in the words plain spelling writes without alef', () => {
     expect(normalizeArabic('ٱلرَّحْمَٰنِ')).toBe('الرحمن');
     expect(normalizeArabic('ذَٰلِكَ')).toBe('ذلك');
+    expect(normalizeArabic('هَٰذَا كَذَٰلِكَ لِلرَّحۡمَٰنِ إِلَٰهَ لَٰكِنَّ أُوْلَٰٓئِكَ')).toBe('هذا كذلك للرحمن اله لكن اوليك');
+  });
+
+  it('writes the superscript alef as the alef plain spelling writes (Uthmani ٱلۡعَٰلَمِينَ = العالمين)', () => {
+    const pairs: Array<[string, string]> = [
+      ['ٱلۡعَٰلَمِينَ', 'العالمين'],
+      ['ٱلسَّمَٰوَٰتِ', 'السماوات'],
+      ['ٱلۡكِتَٰبَ', 'الكتاب'],
+      ['ٱلۡقِيَٰمَةِ', 'القيامة'],
+      ['ٱلصَّلَوٰةَ', 'الصلاة'],
+      ['ٱلۡحَيَوٰةُ', 'الحياة'],
+      ['مُوسَىٰ', 'موسى'],
+      ['إِبۡرَٰهِـۧمَ', 'إبراهيم'],
+    ];
+    for (const [uthmani, plain] of pairs) expect(normalizeArabic(uthmani)).toBe(normalizeArabic(plain));
+  });
+
+  it('keeps word spans covering the superscript alef and its marks', () => {
+    const text = 'رَبِّ ٱلۡعَٰلَمِينَ';
+    expect(tokenize(text).map((token) => text.slice(token.start, token.end))).toEqual(['رَبِّ', 'ٱلۡعَٰلَمِينَ']);
   });
 
   it('strips Quranic annotation marks (U+06D6–U+06ED) such as small high signs and small waw', () => {

@@ -1,0 +1,21 @@
+import { foundationBench } from './foundation.js';
+import { libraryAuthBench } from './library-auth.js';
+import { libraryRetrievalBench } from './library-retrieval.js';
+import { type BenchModule, writeSection } from './report.js';
+
+/** Every benchmark; `npm run bench -- <name>…` runs only those named. */
+const MODULES: readonly BenchModule[] = [foundationBench, libraryAuthBench, libraryRetrievalBench];
+
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const selected = wanted.length ? MODULES.filter((module) => wanted.includes(module.name)) : MODULES;
+if (wanted.length && selected.length !== wanted.length) {
+  process.stderr.write(`bench: unknown benchmark; known: ${MODULES.map((module) => module.name).join(', ')}\n`);
+  process.exit(2);
+}
+for (const module of selected) {
+  process.stdout.write(`bench: ${module.name}…\n`);
+  const body = await module.run();
+  writeSection(module, body);
+  process.stdout.write(`${body}\n\n`);
+}
+process.exit(0);

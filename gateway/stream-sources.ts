@@ -1,0 +1,63 @@
+import type { SubgraphName } from '../runtime/config.js';
+import type { RequestHeaders } from '../subgraphs/shared/context.js';
+import type { RunningSubgraph } from '../subgraphs/shared/host.js';
+import type { StreamOpening, StreamRequest } from '../subgraphs/shared/streams.js';
+import type { GatewayContext } from './context.js';
+import { forwardedHeaders } from './data-sources.js';
+import { RemoteStreamSource } from './remote-stream-source.js';
+
+/**
+ * Where a subgraph's streaming operations run — the streaming counterpart of a
+ * GraphQL data source: in this process, or behind the subgraph's `POST /streams/<name>`.
+ */
+export interface StreamSource {
+  open(request: StreamRequest, headers: RequestHeaders, signal: AbortSignal): Promise<StreamOpening>;
+}
+
+/** Runs a subgraph's stream in this process through the same path its HTTP server uses. */
+export class InProcessStreamSource implements StreamSource {
+  constructor(private readonly subgraph: RunningSubgraph) {}
+
+  open(request: StreamRequest, headers: RequestHeaders, signal: AbortSignal): Promise<StreamOpening> {
+    return this.subgraph.openStream(request, headers, signal);
+  }
+}
+
+/** `http://host:4001/graphql` → `http://host:4001/streams`: a subgraph serves its streams beside its GraphQL endpoint. */
+export function streamsUrlFor(graphqlUrl: string): string {
+  const url = new URL(graphqlUrl);
+  url.pathname = url.pathname.replace(/\/graphql\/?$/, '').replace(/\/+$/, '') + '/streams';
+  url.search = '';
+  return url.toString();
+}
+
+/** The streaming operations the edge can open, each routed to the subgraph that declares it. */
+export class StreamSources {
+  constructor(private readonly sources: ReadonlyMap<string, StreamSource>) {}
+
+  has(name: string): boolean {
+    return this.sources.has(name);
+  }
+
+  /** Opens a stream with the caller's forwarded headers; its edge facts join the request's like a subgraph response's. */
+  async open(name: string, input: unknown, context: GatewayContext, signal: AbortSignal): Promise<StreamOpening> {
+    const source = this.sources.get(name);
+    if (!source) throw new Error(`no subgraph declares the stream ${name}`);
+    const opening = await source.open({ name, input }, forwardedHeaders(context), signal);
+    Object.assign(context.subgraphExtensions, opening.extensions);
+    return opening;
+  }
+}
+
+/** One source per declared stream: the running subgraph when it is in this process, else its URL. */
+export function createStreamSources(
+  owners: Readonly<Record<string, SubgraphName>>,
+  targets: Readonly<Record<SubgraphName, RunningSubgraph | string>>,
+): StreamSources {
+  const sources = new Map<string, StreamSource>();
+  for (const [name, subgraph] of Object.entries(owners)) {
+    const target = targets[subgraph];
+    sources.set(name, typeof target === 'string' ? new RemoteStreamSource(streamsUrlFor(target)) : new InProcessStreamSource(target));
+  }
+  return new StreamSources(sources);
+}

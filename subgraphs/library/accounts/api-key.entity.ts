@@ -1,0 +1,27 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/**
+ * An API key of the library. Only the SHA-256 of the key is stored (`keyHash`);
+ * `prefix` keeps its first characters so an owner can tell keys apart. `rpdOverride`
+ * replaces the plan's daily quota when an admin sets one. Counters live apart, in
+ * `api_key_window` and `api_key_usage`, written by atomic SQL (see usage.repository.ts).
+ */
+export const ApiKeyEntity = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_key',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    keyHash: p.string().unique(),
+    prefix: p.string(),
+    email: p.string(),
+    org: p.string().nullable(),
+    plan: p.string(),
+    status: p.string(),
+    rpdOverride: p.integer().nullable(),
+    /** `register` or `admin`: who issued the key. */
+    source: p.string(),
+    createdAt: p.datetime().columnType('timestamptz'),
+  },
+});
+
+export type ApiKey = InferEntity<typeof ApiKeyEntity>;

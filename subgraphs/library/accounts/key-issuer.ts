@@ -1,0 +1,30 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiKeyEntity } from './api-key.entity.js';
+import { newKeySecret } from './api-key-secret.js';
+import type { IssuedKey } from './key-views.js';
+import { limitsOf, type PlanName } from './plans.js';
+
+export interface KeyRequest {
+  readonly email: string;
+  readonly org: string | null;
+  readonly plan: PlanName;
+  readonly source: 'register' | 'admin';
+}
+
+/** Creates a key row and returns the key in clear, once; only its SHA-256 is stored. */
+export async function issueKey(em: EntityManager, request: KeyRequest, now: Date): Promise<IssuedKey> {
+  const secret = newKeySecret();
+  const key = em.create(ApiKeyEntity, {
+    keyHash: secret.hash,
+    prefix: secret.prefix,
+    email: request.email,
+    org: request.org,
+    plan: request.plan,
+    status: 'active',
+    rpdOverride: null,
+    source: request.source,
+    createdAt: now,
+  });
+  await em.flush();
+  return { id: key.id, key: secret.key, plan: key.plan, limits: limitsOf(key.plan, null) };
+}

@@ -1,0 +1,162 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PLAN_NAMES, PLANS } from './plans.js';
+import type { WindowCounts } from './rate-limit-state.js';
+import type { Windows } from './windows.js';
+
+/** Plan limits as the array arguments of `library.admit_call` (defined in the accounts migration). */
+const PLAN_ARRAYS = [
+  `{${PLAN_NAMES.join(',')}}`,
+  `{${PLAN_NAMES.map((name) => PLANS[name].rpm).join(',')}}`,
+  `{${PLAN_NAMES.map((name) => PLANS[name].rpd).join(',')}}`,
+];
+
+/**
+ * One round trip per metered call: key lookup, limits, atomic count of both windows
+ * and the usage log, in a PL/pgSQL function whose plan PostgreSQL keeps per session
+ * (see Migration20261122010000_accounts for the statement and why it is exact).
+ * Outside a transaction it commits asynchronously (docs/adr/0002).
+ */
+const ADMIT_CALL = `select * from "library"."admit_call"(?, ?::date, ?, ?::timestamptz, ?, ?::varchar[], ?::integer[], ?::integer[], ?, ?, ?)`;
+
+const PEEK = `
+select "day_count", "minute", "minute_count" from "library"."api_key_window" where "key_id" = ? and "day" = ?::date`;
+
+/** Both registration counters in one statement; a refused one returns no row (the caller rolls back). */
+const CLAIM_REGISTRATION = `
+insert into "library"."registration_count" as r ("scope", "subject", "day", "count")
+values ('email', ?, ?::date, 1), ('ip', ?, ?::date, 1)
+on conflict ("scope", "subject", "day") do update set "count" = r."count" + 1
+where r."count" < case when r."scope" = 'email' then ? else ? end
+returning "scope"`;
+
+/** The key row as authentication needs it. */
+export interface KeyRecord {
+  readonly id: number;
+  readonly keyHash: string;
+  readonly plan: string;
+  readonly status: string;
+  readonly rpdOverride: number | null;
+}
+
+export interface AdmitOutcome {
+  readonly key: KeyRecord;
+  /** The windows after counting this call, or `null` when it was not counted. */
+  readonly counts: WindowCounts | null;
+}
+
+interface AdmitRow {
+  id: number;
+  key_hash: string;
+  plan: string;
+  status: string;
+  rpd_override: number | null;
+  day_count: number | null;
+  minute_count: number | null;
+}
+
+export interface DailyOperationCount {
+  readonly day: string;
+  readonly operation: string;
+  readonly calls: number;
+}
+
+export interface KeyCallCount {
+  readonly keyId: number;
+  readonly calls: number;
+}
+
+/** The counters behind limits and usage, in plain SQL where atomicity needs it. */
+export class UsageRepository {
+  /**
+   * Finds a key by the SHA-256 of what was presented and, when it is active and
+   * both windows allow, counts the call. `null`: no such key. `counts: null`: the
+   * call was not counted (key not active, or a limit reached).
+   */
+  async admitCall(em: EntityManager, keyHash: string, operation: string, windows: Windows, now: Date): Promise<AdmitOutcome | null> {
+    const rows = await em.execute<AdmitRow[]>(ADMIT_CALL, [
+      keyHash,
+      windows.day,
+      windows.minute,
+      now.toISOString(),
+      operation,
+      ...PLAN_ARRAYS,
+      PLANS.free.rpm,
+      PLANS.free.rpd,
+      // Counts may commit without waiting for the WAL flush, but never a caller's own transaction.
+      !em.isInTransaction(),
+    ]);
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      key: { id: row.id, keyHash: row.key_hash, plan: row.plan, status: row.status, rpdOverride: row.rpd_override },
+      counts: row.day_count === null ? null : { day: row.day_count, minute: row.minute_count! },
+    };
+  }
+
+  /** What a key has used in the current windows, counting nothing. */
+  async peek(em: EntityManager, keyId: number, windows: Windows): Promise<WindowCounts> {
+    const rows = await em.execute<Array<{ day_count: number; minute: number; minute_count: number }>>(PEEK, [keyId, windows.day]);
+    const row = rows[0];
+    if (!row) return { day: 0, minute: 0 };
+    return { day: row.day_count, minute: row.minute >= windows.minute ? row.minute_count : 0 };
+  }
+
+  async lastUsedAt(em: EntityManager, keyId: number): Promise<Date | null> {
+    const rows = await em.execute<Array<{ last_used_at: Date | string | null }>>(
+      'select max("last_used_at") as "last_used_at" from "library"."api_key_window" where "key_id" = ?',
+      [keyId],
+    );
+    const value = rows[0]?.last_used_at;
+    return value ? new Date(value) : null;
+  }
+
+  /** Calls per day and operation from `from` to `to` (inclusive, `YYYY-MM-DD`). */
+  async dailyByOperation(em: EntityManager, keyId: number, from: string, to: string): Promise<DailyOperationCount[]> {
+    const rows = await em.execute<Array<{ day: string; operation: string; calls: number }>>(
+      `select "day"::text as "day", "operation", "calls" from "library"."api_key_usage"
+       where "key_id" = ? and "day" between ?::date and ?::date order by "day" desc, "operation"`,
+      [keyId, from, to],
+    );
+    return rows.map((row) => ({ day: row.day, operation: row.operation, calls: Number(row.calls) }));
+  }
+
+  /**
+   * Claims one registration for an e-mail and a client address on a UTC day. Must run
+   * inside a transaction: when one of the two is refused the caller throws, and the
+   * rollback returns the other's count.
+   */
+  async claimRegistration(
+    em: EntityManager,
+    email: string,
+    ip: string,
+    day: string,
+    limits: { perEmail: number; perIp: number },
+  ): Promise<{ email: boolean; ip: boolean }> {
+    const rows = await em.execute<Array<{ scope: 'email' | 'ip' }>>(CLAIM_REGISTRATION, [
+      email,
+      day,
+      ip,
+      day,
+      limits.perEmail,
+      limits.perIp,
+    ]);
+    const scopes = new Set(rows.map((row) => row.scope));
+    return { email: scopes.has('email'), ip: scopes.has('ip') };
+  }
+
+  async callsOnDay(em: EntityManager, day: string): Promise<number> {
+    const rows = await em.execute<Array<{ calls: string | null }>>(
+      'select coalesce(sum("day_count"), 0)::bigint::text as "calls" from "library"."api_key_window" where "day" = ?::date',
+      [day],
+    );
+    return Number(rows[0]?.calls ?? 0);
+  }
+
+  async topKeysOnDay(em: EntityManager, day: string, limit: number): Promise<KeyCallCount[]> {
+    const rows = await em.execute<Array<{ key_id: number; day_count: number }>>(
+      'select "key_id", "day_count" from "library"."api_key_window" where "day" = ?::date order by "day_count" desc, "key_id" limit ?',
+      [day, limit],
+    );
+    return rows.map((row) => ({ keyId: row.key_id, calls: row.day_count }));
+  }
+}

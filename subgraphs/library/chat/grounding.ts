@@ -1,0 +1,84 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { analyzeQuery, analyzeTokens } from '../analysis/arabic.js';
+import { RETRIEVAL_BOUNDS, type RetrievalService } from '../search/retrieval.service.js';
+import type { ChatSource } from './chat-events.js';
+import type { ChatMessage } from './chat-request.js';
+
+/** How much of the library an answer may draw on. */
+export const GROUNDING = {
+  /** Passages asked of retrieval (also bounded by the plan's `limit`). */
+  passages: 8,
+  /** Sources kept for the answer. */
+  sources: 5,
+  /** Longest passage, as `/v1/retrieve`'s `max_chars`. */
+  maxChars: 700,
+  /** Share of the query's distinct terms a passage must contain to count as relevant. */
+  coverage: 0.5,
+  /** A last turn with fewer terms than this takes earlier user turns as context. */
+  contextTerms: 3,
+} as const;
+
+export interface Grounding {
+  /** The retrieval query built from the conversation. */
+  readonly query: string;
+  /** Its analysed, distinct terms. */
+  readonly terms: readonly string[];
+  readonly hits: number;
+  readonly sources: readonly ChatSource[];
+}
+
+const distinctTerms = (text: string) => [...new Set(analyzeQuery(text))];
+
+/** Cuts text to at most `max` characters at a word boundary. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return space > max / 2 ? cut.slice(0, space) : cut;
+}
+
+/**
+ * The retrieval query of a conversation: the last user turn, and — when it is too short
+ * to stand alone ("and who built it?") — earlier user turns, most recent first, as
+ * context, within retrieval's 500 characters. Assistant turns are left out: they repeat
+ * passages already cited.
+ */
+export function retrievalQuery(messages: readonly ChatMessage[]): string {
+  const turns = messages.filter((message) => message.role === 'user' && message.content.trim() !== '').map((message) => message.content.trim());
+  const max = RETRIEVAL_BOUNDS.q.max;
+  let query = clip(turns.pop() ?? '', max);
+  let terms = distinctTerms(query).length;
+  while (terms < GROUNDING.contextTerms && turns.length > 0) {
+    const earlier = turns.pop()!;
+    if (query.length + 1 + earlier.length > max) break;
+    query = `${earlier} ${query}`;
+    terms = distinctTerms(query).length;
+  }
+  return query;
+}
+
+/** Distinct query terms a passage contains. */
+export function coveredTerms(text: string, terms: ReadonlySet<string>): number {
+  return new Set(analyzeTokens(text).filter((token) => terms.has(token.term)).map((token) => token.term)).size;
+}
+
+/**
+ * Finds the passages an answer may use: retrieval on the conversation, then only the
+ * passages that contain enough of the query's terms, numbered for citation.
+ */
+export class ChatGrounding {
+  constructor(private readonly retrieval: RetrievalService) {}
+
+  async find(em: EntityManager, messages: readonly ChatMessage[], planLimit: number): Promise<Grounding> {
+    const query = retrievalQuery(messages);
+    const terms = distinctTerms(query);
+    // Nothing to search for (a greeting, punctuation): no retrieval, and an honest "not found".
+    if (terms.length === 0 || query.trim().length < RETRIEVAL_BOUNDS.q.min) return { query, terms, hits: 0, sources: [] };
+    const limit = Math.min(GROUNDING.passages, planLimit);
+    const found = await this.retrieval.retrieve(em, { q: query, limit, maxChars: GROUNDING.maxChars }, planLimit);
+    const wanted = new Set(terms);
+    const needed = Math.max(1, Math.ceil(terms.length * GROUNDING.coverage));
+    const relevant = found.passages.filter((passage) => coveredTerms(passage.text, wanted) >= needed).slice(0, GROUNDING.sources);
+    return { query, terms, hits: found.hits, sources: relevant.map((passage, index) => ({ ref: index + 1, passage })) };
+  }
+}

@@ -1,0 +1,138 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { normalizeArabic } from '../analysis/arabic.js';
+import { indexTerms, textArray } from '../search/index-terms.js';
+import type { BookRecord, PageRecord, PartRecord } from './library-events.js';
+
+const PAGE_BATCH = 200;
+const PART_BATCH = 500;
+
+/** Normalized form of a title, author names or a filter value, so `القران` finds `القرآن`. */
+export function filterKey(value: string): string {
+  return normalizeArabic(value).toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+function placeholders(rows: number, columns: string): string {
+  return Array.from({ length: rows }, () => columns).join(', ');
+}
+
+/**
+ * Writes one book inside the caller's transaction: replaces any earlier version of it, inserts
+ * parts and pages in batches as they stream in (only a batch is held in memory), then derives the
+ * book's document frequencies and totals from the stored pages.
+ */
+export class BookWriter {
+  private parts: PartRecord[] = [];
+  private pages: PageRecord[] = [];
+  partCount = 0;
+  pageCount = 0;
+
+  private constructor(
+    private readonly em: EntityManager,
+    readonly book: BookRecord,
+  ) {}
+
+  /** Locks the book id for this transaction (two imports of one book queue up) and clears the old version. */
+  static async open(em: EntityManager, book: BookRecord): Promise<BookWriter> {
+    await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`qantara:library:book:${book.id}`]);
+    await em.execute('delete from library.book where id = ?', [book.id]);
+    await em.execute(
+      `insert into library.book (id, title, authors, category, source_format, source_uri, source_meta, volumes, title_key, authors_key)
+       values (?, ?, ?::text[], ?, ?, ?, ?::jsonb, ?, ?, ?)`,
+      [
+        book.id,
+        book.title,
+        textArray(book.authors),
+        book.category,
+        book.sourceFormat,
+        book.sourceUri,
+        JSON.stringify(book.sourceMeta),
+        book.volumes,
+        filterKey(book.title),
+        book.authors.map(filterKey).join('\n'),
+      ],
+    );
+    return new BookWriter(em, book);
+  }
+
+  async addPart(part: PartRecord): Promise<void> {
+    this.parts.push(part);
+    this.partCount += 1;
+    if (this.parts.length >= PART_BATCH) await this.flushParts();
+  }
+
+  async addPage(page: PageRecord): Promise<void> {
+    this.pages.push(page);
+    this.pageCount += 1;
+    if (this.pages.length >= PAGE_BATCH) await this.flushPages();
+  }
+
+  /** Flushes what is buffered and computes the book's statistics; the caller commits. */
+  async finish(): Promise<void> {
+    await this.flushParts();
+    await this.flushPages();
+    await deriveBookStatistics(this.em, this.book.id);
+  }
+
+  private async flushParts(): Promise<void> {
+    if (this.parts.length === 0) return;
+    const params = this.parts.flatMap((part) => [
+      `${this.book.id}:${part.index}`,
+      this.book.id,
+      part.index,
+      part.depth,
+      part.title,
+      part.parentIndex,
+      part.page,
+    ]);
+    await this.em.execute(
+      `insert into library.part (id, book_id, index, depth, title, parent_index, page) values ${placeholders(this.parts.length, '(?, ?, ?, ?, ?, ?, ?)')}`,
+      params,
+    );
+    this.parts = [];
+  }
+
+  private async flushPages(): Promise<void> {
+    if (this.pages.length === 0) return;
+    const params = this.pages.flatMap((page) => {
+      const indexed = indexTerms(page.text);
+      return [
+        `${this.book.id}-${page.page}`,
+        this.book.id,
+        page.page,
+        page.volume,
+        page.volumePage,
+        page.label,
+        page.partIndex,
+        page.part,
+        page.text,
+        page.markup,
+        page.text.length,
+        indexed.tsvector,
+        indexed.termCount,
+      ];
+    });
+    await this.em.execute(
+      `insert into library.page (id, book_id, page, volume, volume_page, label, part_index, part, text, markup, chars, terms, term_count)
+       values ${placeholders(this.pages.length, '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::tsvector, ?)')}`,
+      params,
+    );
+    this.pages = [];
+  }
+}
+
+/** Document frequencies, counts and total length of a book, derived from its stored pages. */
+export async function deriveBookStatistics(em: EntityManager, bookId: string): Promise<void> {
+  await em.execute('delete from library.term_stat where book_id = ?', [bookId]);
+  await em.execute(
+    `insert into library.term_stat (term, book_id, df)
+     select u.lexeme, ?, count(*) from library.page p cross join lateral unnest(p.terms) u where p.book_id = ? group by u.lexeme`,
+    [bookId, bookId],
+  );
+  await em.execute(
+    `update library.book b set part_count = (select count(*) from library.part where book_id = b.id),
+       page_count = s.pages, term_total = s.terms
+     from (select count(*) as pages, coalesce(sum(term_count), 0) as terms from library.page where book_id = ?) s
+     where b.id = ?`,
+    [bookId, bookId],
+  );
+}

@@ -1,0 +1,50 @@
+import { DomainError, defineErrorCodes, type ErrorDetail } from '../shared/errors.js';
+
+/** Library codes (lower_snake, as they appear on the `/v1` wire), registered once. */
+export const LibraryErrorCode = defineErrorCodes({
+  invalid_parameter: { status: 422, description: 'A query parameter is missing or outside its documented range.' },
+  search_unavailable: { status: 502, description: 'The search engine failed or did not answer.' },
+  invalid_import: { status: 422, description: 'An imported file is malformed; the error names the line and field.' },
+});
+
+/** One invalid parameter, as `details` lists it. */
+export interface ParameterProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Transport-free library errors, built by static factories. */
+export class LibraryError extends DomainError {
+  static invalidParameters(problems: readonly ParameterProblem[]): LibraryError {
+    const first = problems[0];
+    const message = problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
+    return new LibraryError(LibraryErrorCode.invalid_parameter, message || 'invalid parameters', {
+      param: first?.field ?? null,
+      details: problems as ErrorDetail[],
+    });
+  }
+
+  /** A required parameter is absent or blank; returns the value otherwise. */
+  static required(field: string, value: string | null | undefined): string {
+    if (value === null || value === undefined || value.trim() === '')
+      throw LibraryError.invalidParameters([{ field, message: 'is required' }]);
+    return value.trim();
+  }
+
+  static searchUnavailable(engine: string, cause: unknown): LibraryError {
+    // The cause is logged by whoever catches it; the wire only learns which engine failed.
+    return new LibraryError(LibraryErrorCode.search_unavailable, `the search engine (${engine}) did not answer`, { cause });
+  }
+
+  /** A malformed import file; `validation` is the admin family's `detail` list. */
+  static invalidImport(message: string, line: number | null, field: string | null): LibraryError {
+    const loc: Array<string | number> = ['body'];
+    if (line !== null) loc.push(line);
+    if (field !== null) loc.push(field);
+    return new LibraryError(LibraryErrorCode.invalid_import, message, {
+      param: field,
+      details: [{ field: field ?? 'body', message }],
+      meta: { validation: [{ loc, msg: message, type: 'value_error', input: null, ctx: { line, field } }] },
+    });
+  }
+}

@@ -1,0 +1,76 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../../../runtime/logger.js';
+import { deriveBookStatistics } from '../import/book-writer.js';
+import { LibraryError } from '../library-errors.js';
+import { indexTerms } from './index-terms.js';
+import type { SearchEngine } from './search-engine.js';
+
+const BATCH = 500;
+
+export interface ReindexedBook {
+  readonly bookId: string;
+  readonly pages: number;
+}
+
+/**
+ * Rebuilds the search index from the pages of record: re-analyses every page (after a change to
+ * the analysis, terms must be recomputed), re-derives document frequencies, then hands each book
+ * to the engine. One transaction per book, so searches keep working while it runs.
+ */
+export class LibraryReindexService {
+  constructor(
+    private readonly engine: SearchEngine,
+    private readonly logger: Logger,
+  ) {}
+
+  async reindexAll(em: EntityManager, onBook?: (book: ReindexedBook, total: number) => void): Promise<ReindexedBook[]> {
+    const books = await em.execute<Array<{ id: string }>>('select id from library.book order by id');
+    const done: ReindexedBook[] = [];
+    for (const { id } of books) {
+      const book = await this.reindexBook(em, id);
+      done.push(book);
+      onBook?.(book, books.length);
+    }
+    return done;
+  }
+
+  async reindexBook(em: EntityManager, bookId: string): Promise<ReindexedBook> {
+    const tx = em.fork();
+    await tx.begin();
+    let pages = 0;
+    try {
+      await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`qantara:library:book:${bookId}`]);
+      let after = 0;
+      for (;;) {
+        const rows = await tx.execute<Array<{ id: string; page: number; text: string }>>(
+          'select id, page, text from library.page where book_id = ? and page > ? order by page limit ?',
+          [bookId, after, BATCH],
+        );
+        if (rows.length === 0) break;
+        const values = rows.flatMap((row) => {
+          const indexed = indexTerms(row.text);
+          return [row.id, indexed.tsvector, indexed.termCount];
+        });
+        await tx.execute(
+          `update library.page p set terms = v.terms::tsvector, term_count = v.term_count::integer
+           from (values ${rows.map(() => '(?, ?, ?)').join(', ')}) as v(id, terms, term_count) where p.id = v.id`,
+          values,
+        );
+        pages += rows.length;
+        after = rows.at(-1)!.page;
+      }
+      await deriveBookStatistics(tx, bookId);
+      await tx.commit();
+    } catch (error) {
+      await tx.rollback().catch(() => undefined);
+      throw error;
+    }
+    try {
+      await this.engine.indexBook(bookId, em);
+    } catch (error) {
+      this.logger.error({ err: error, bookId }, 'book not indexed');
+      throw LibraryError.searchUnavailable(this.engine.kind, error);
+    }
+    return { bookId, pages };
+  }
+}

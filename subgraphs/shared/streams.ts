@@ -1,0 +1,136 @@
+import type { GraphQLFormattedError } from 'graphql';
+import type { ClassType } from 'type-graphql';
+import type { SubgraphName } from '../../runtime/config.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { SubgraphContext } from './context.js';
+import { formatSubgraphError } from './format-error.js';
+import type { SubgraphModule } from './subgraph.js';
+
+/**
+ * Streaming operations: the path beside GraphQL for answers that arrive piece by piece
+ * (the gateway can neither `@defer` nor subscribe through federation). A module declares
+ * them by name; they run with the same `SubgraphContext` as a GraphQL operation and
+ * produce typed events that know nothing of HTTP or SSE. See docs/adr/0006.
+ */
+
+/** One streaming operation bound to its services: the events of one request, stopped by `signal`. */
+export type StreamHandler = (input: unknown, ctx: SubgraphContext, signal: AbortSignal) => AsyncIterable<unknown>;
+
+type Instances<T extends readonly ClassType[]> = { -readonly [K in keyof T]: T[K] extends ClassType<infer I> ? I : never };
+
+/** A named streaming operation as a module declares it: the services it needs by class, like a resolver's `inject`. */
+export interface StreamOperation {
+  readonly inject: readonly ClassType[];
+  readonly create: (...services: unknown[]) => StreamHandler;
+}
+
+export function defineStream<const T extends readonly ClassType[]>(inject: T, create: (...services: Instances<T>) => StreamHandler): StreamOperation {
+  return { inject, create: create as unknown as StreamOperation['create'] };
+}
+
+export interface StreamRequest {
+  readonly name: string;
+  /** The operation's input; the REST facade sends the variables of the route's GraphQL operation. */
+  readonly input: unknown;
+}
+
+/**
+ * A stream after its first event was pulled. Refusals (keys, quotas, bad input) happen
+ * before the first event, so they come back as an ordinary error, before any byte of
+ * the stream is sent; `extensions` are the edge facts (rate limits) either way.
+ */
+export type StreamOpening =
+  | { readonly ok: true; readonly extensions: Record<string, unknown>; readonly events: AsyncIterable<unknown> }
+  | { readonly ok: false; readonly extensions: Record<string, unknown>; readonly error: GraphQLFormattedError };
+
+/** A stream that failed after its first event, with the error formatted as at every subgraph boundary. */
+export class StreamFailure extends Error {
+  constructor(readonly error: GraphQLFormattedError) {
+    super(error.message);
+    this.name = 'StreamFailure';
+  }
+}
+
+const notFound = (name: string): GraphQLFormattedError => ({
+  message: `no stream operation ${name}`,
+  extensions: { code: 'NOT_FOUND', http: { status: 404 } },
+});
+
+/** The client left before the stream opened; nobody reads this answer, it only ends the request. */
+export const CLIENT_GONE: GraphQLFormattedError = {
+  message: 'the client closed the request',
+  extensions: { code: 'CLIENT_CLOSED', http: { status: 499 } },
+};
+
+function formatStreamError(error: unknown, logger: Logger): GraphQLFormattedError {
+  return formatSubgraphError({ message: error instanceof Error ? error.message : String(error) }, error, logger);
+}
+
+/** Binds a module's declared streams to the services built for this process. */
+export function bindStreams(module: SubgraphModule, resolve: (owner: string, wanted: readonly ClassType[]) => unknown[]): ReadonlyMap<string, StreamHandler> {
+  const handlers = new Map<string, StreamHandler>();
+  for (const [name, operation] of Object.entries(module.streams ?? {})) {
+    handlers.set(name, operation.create(...resolve(`stream ${name}`, operation.inject)));
+  }
+  return handlers;
+}
+
+/** Which subgraph serves each stream name; names are unique across subgraphs, like operation names. */
+export function streamOwners(modules: Readonly<Record<SubgraphName, SubgraphModule>>): Readonly<Record<string, SubgraphName>> {
+  const owners: Record<string, SubgraphName> = {};
+  for (const [subgraph, module] of Object.entries(modules) as Array<[SubgraphName, SubgraphModule]>) {
+    for (const name of Object.keys(module.streams ?? {})) {
+      if (owners[name]) throw new Error(`stream ${name} is declared by ${owners[name]} and ${subgraph}`);
+      owners[name] = subgraph;
+    }
+  }
+  return owners;
+}
+
+/** Runs a stream up to its first event: a failure until then is an ordinary, formatted error. */
+export async function openStream(
+  handler: StreamHandler | undefined,
+  request: StreamRequest,
+  ctx: SubgraphContext,
+  signal: AbortSignal,
+): Promise<StreamOpening> {
+  if (!handler) return { ok: false, extensions: ctx.extensions, error: notFound(request.name) };
+  let iterator: AsyncIterator<unknown>;
+  let first: IteratorResult<unknown>;
+  try {
+    iterator = handler(request.input, ctx, signal)[Symbol.asyncIterator]();
+    first = await iterator.next();
+  } catch (error) {
+    return { ok: false, extensions: ctx.extensions, error: signal.aborted ? CLIENT_GONE : formatStreamError(error, ctx.logger) };
+  }
+  return { ok: true, extensions: ctx.extensions, events: continueFrom(first, iterator, ctx.logger, signal) };
+}
+
+/** The events from the first one on; a later failure becomes a StreamFailure, a stop by the consumer stops the source. */
+async function* continueFrom(
+  first: IteratorResult<unknown>,
+  iterator: AsyncIterator<unknown>,
+  logger: Logger,
+  signal: AbortSignal,
+): AsyncGenerator<unknown> {
+  let finished = first.done === true;
+  try {
+    if (finished) return;
+    yield first.value;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } catch (error) {
+    finished = true;
+    // A consumer that went away is not a failure worth a log line.
+    if (signal.aborted) return;
+    throw new StreamFailure(formatStreamError(error, logger));
+  } finally {
+    if (!finished) await iterator.return?.();
+  }
+}

@@ -1,0 +1,151 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { OpenAPI } from 'openapi-types';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { libraryRoutes } from '../../rest-facade/routes/library.js';
+import { startStack, type TestStack } from '../support/stack.js';
+
+// Functions given to `page.evaluate` run in Chromium; these are the DOM names they use
+// (declared here rather than adding the DOM library to the whole Node program).
+interface PageElement {
+  textContent: string | null;
+}
+declare const document: {
+  documentElement: { dir: string; lang: string; scrollWidth: number; clientWidth: number };
+  body: { innerText: string };
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+};
+declare function getComputedStyle(element: PageElement): { direction: string };
+
+let stack: TestStack;
+let browser: Browser;
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+type Document = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+const openApi = async () => (await (await stack.fetch('/openapi.json')).json()) as Document & Record<string, unknown>;
+
+describe('/plans', () => {
+  it('lists every plan and its limits without a key', async () => {
+    const response = await stack.fetch('/plans');
+    expect(response.status).toBe(200);
+    const { plans } = (await response.json()) as { plans: Array<Record<string, unknown>> };
+    expect(plans.map((plan) => [plan.name, plan.rpm, plan.rpd, plan.max_limit, plan.self_service])).toEqual([
+      ['free', 10, 300, 20, true],
+      ['pro', 60, 10000, 20, false],
+      ['unlimited', 100000, 100000000, 20, false],
+    ]);
+  });
+});
+
+describe('OpenAPI description', () => {
+  it('is a valid OpenAPI 3.1 document (@apidevtools/swagger-parser)', async () => {
+    const document = await openApi();
+    expect(document.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(document) as unknown as OpenAPI.Document)).resolves.toBeTruthy();
+  });
+
+  it('describes every library REST route and nothing the facade does not serve', async () => {
+    const document = await openApi();
+    const routed = libraryRoutes.map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`).sort();
+    const described = Object.entries(document.paths)
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    expect(described).toEqual(routed);
+  });
+
+  it('publishes exactly the seed’s error statuses for keys, usage and admin', async () => {
+    const { paths } = await openApi();
+    const statuses = (path: string, method: string) => Object.keys(paths[path]![method]!.responses).sort();
+    expect(statuses('/v1/me', 'get')).toEqual(['200', '401', '429', '502']);
+    expect(statuses('/v1/usage', 'get')).toEqual(['200', '401', '429', '502']);
+    expect(statuses('/v1/register', 'post')).toEqual(['201', '422', '429']);
+    for (const path of ['/admin/keys', '/admin/keys/{key_id}/plan', '/admin/keys/{key_id}/rpd', '/admin/keys/{key_id}/status']) {
+      expect(statuses(path, 'post')).toEqual(['200', '401', '422']);
+    }
+    expect(statuses('/admin/stats', 'get')).toEqual(['200', '401', '422']);
+  });
+});
+
+describe('HTML pages in headless Chromium', () => {
+  async function visit(path: string) {
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    const response = await page.goto(`${stack.url}${path}`, { waitUntil: 'load' });
+    return { page, response, requests, problems };
+  }
+
+  it('/ is a self-contained bilingual landing page, Arabic right to left', async () => {
+    const { page, response, requests, problems } = await visit('/');
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
+    expect(requests).toEqual([`${stack.url}/`]);
+    expect(problems).toEqual([]);
+    const facts = await page.evaluate(() => ({
+      dir: document.documentElement.dir,
+      lang: document.documentElement.lang,
+      arabic: getComputedStyle(document.querySelector('section[lang="ar"]')!).direction,
+      english: getComputedStyle(document.querySelector('section[lang="en"]')!).direction,
+      code: getComputedStyle(document.querySelector('pre')!).direction,
+      heading: document.querySelector('section[lang="ar"] h1')!.textContent,
+      plans: [...document.querySelectorAll('section[lang="en"] tbody tr td:first-child')].map((cell) => cell.textContent),
+      overflow: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    }));
+    expect(facts).toEqual({
+      dir: 'rtl',
+      lang: 'ar',
+      arabic: 'rtl',
+      english: 'ltr',
+      code: 'ltr',
+      heading: expect.stringContaining('قنطرة'),
+      plans: ['free', 'pro', 'unlimited'],
+      overflow: false,
+    });
+    mkdirSync(join('.data', 'screenshots'), { recursive: true });
+    await page.screenshot({ path: join('.data', 'screenshots', 'landing.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('/docs renders the OpenAPI description as a self-contained page listing every operation', async () => {
+    const { page, response, requests, problems } = await visit('/docs');
+    expect(response?.status()).toBe(200);
+    expect(requests).toEqual([`${stack.url}/docs`]);
+    expect(problems).toEqual([]);
+    const { paths } = await openApi();
+    const operations = await page.evaluate(() =>
+      [...document.querySelectorAll('section[id^="op-"] h3')].map((heading) => heading.textContent?.replace(/\s+/g, ' ').trim()),
+    );
+    const expected = Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    expect([...operations].sort()).toEqual([...expected].sort());
+    const text = await page.evaluate(() => document.body.innerText);
+    for (const fact of ['X-RateLimit-Remaining', 'X-Quota-Reset', 'RateLimit-Policy', 'missing_api_key', 'quota_exceeded', 'Retry-After'])
+      expect(text).toContain(fact);
+    await page.screenshot({ path: join('.data', 'screenshots', 'docs.png'), fullPage: false });
+    await page.close();
+  });
+});
