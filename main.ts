@@ -8,11 +8,10 @@ process.env.APOLLO_TELEMETRY_DISABLED = '1';
 const config = configOrExit();
 
 const logger = createLogger(config.logLevel, { role: config.role });
-let starting: Promise<System> | undefined;
 
 async function stop(): Promise<never> {
   try {
-    const system = await starting?.catch(() => undefined);
+    const system = await starting.catch(() => undefined);
     await system?.stop();
     process.exit(0);
   } catch (error) {
@@ -38,7 +37,8 @@ function onSignal(signal: NodeJS.Signals): void {
 process.on('SIGTERM', onSignal);
 process.on('SIGINT', onSignal);
 
-starting = startSystem(config, logger);
+// Signals are handled from the next tick on, by which time `starting` is set.
+const starting: Promise<System> = startSystem(config, logger);
 try {
   await starting;
 } catch (error) {

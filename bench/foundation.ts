@@ -57,7 +57,9 @@ const row = (name: string, result: LoadResult, floor?: LoadResult) => [
 
 async function throughput(remote: boolean): Promise<Array<Array<string | number>>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'qantara-bench-load-'));
-  const { child, info } = await startProcess<{ system: string; floor: string }>(['bench/server.ts', ...(remote ? ['--remote'] : [])], { DATA_DIR: dataDir });
+  const { child, info } = await startProcess<{ system: string; floor: string }>(['bench/server.ts', ...(remote ? ['--remote'] : [])], {
+    DATA_DIR: dataDir,
+  });
   try {
     const label = remote ? 'HTTP subgraphs' : 'in-process subgraphs';
     const floor = await load(`${info.floor}/`);
@@ -66,14 +68,22 @@ async function throughput(remote: boolean): Promise<Array<Array<string | number>
     rows.push(
       row(
         `POST /graphql \`{ __typename }\` (${label})`,
-        await load(`${info.system}/graphql`, { method: 'POST', headers: GRAPHQL_HEADERS, body: JSON.stringify({ query: '{ __typename }' }) }),
+        await load(`${info.system}/graphql`, {
+          method: 'POST',
+          headers: GRAPHQL_HEADERS,
+          body: JSON.stringify({ query: '{ __typename }' }),
+        }),
         floor,
       ),
     );
     rows.push(
       row(
         `POST /graphql \`{ libraryHealth { status } }\` (${label})`,
-        await load(`${info.system}/graphql`, { method: 'POST', headers: GRAPHQL_HEADERS, body: JSON.stringify({ query: '{ libraryHealth { status } }' }) }),
+        await load(`${info.system}/graphql`, {
+          method: 'POST',
+          headers: GRAPHQL_HEADERS,
+          body: JSON.stringify({ query: '{ libraryHealth { status } }' }),
+        }),
         floor,
       ),
     );

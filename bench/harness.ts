@@ -10,7 +10,10 @@ export interface LoadResult {
 }
 
 /** Drives `url` with autocannon from this process (the target runs in another). */
-export async function load(url: string, options: { connections?: number; duration?: number; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> } = {}): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { connections?: number; duration?: number; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> } = {},
+): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections: options.connections ?? 32,
@@ -28,8 +31,14 @@ export async function load(url: string, options: { connections?: number; duratio
 }
 
 /** Starts a node entry point with tsx and waits for its first stdout line that is JSON. */
-export async function startProcess<T>(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<{ child: ChildProcess; info: T }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startProcess<T>(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ child: ChildProcess; info: T }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const info = await new Promise<T>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {

@@ -42,6 +42,9 @@ export function writeSection(module: BenchModule, body: string): void {
   const section = `${start}\n## ${module.title}\n\nCommand: \`npm run bench -- ${module.name}\` · machine: ${machine()} · date: ${new Date().toISOString().slice(0, 10)}\n\n${body.trim()}\n${end}`;
   const from = current.indexOf(start);
   const to = current.indexOf(end);
-  const next = from >= 0 && to > from ? `${current.slice(0, from)}${section}${current.slice(to + end.length)}` : `${current.trimEnd()}\n\n${section}\n`;
+  const next =
+    from >= 0 && to > from
+      ? `${current.slice(0, from)}${section}${current.slice(to + end.length)}`
+      : `${current.trimEnd()}\n\n${section}\n`;
   writeFileSync(BENCHMARKS_FILE, next);
 }

@@ -12,7 +12,14 @@ import { startSystem, type System } from '../runtime/system.js';
  */
 const remote = process.argv.includes('--remote');
 const logger = createLogger('silent');
-const base = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DEMO_LIBRARY: 'false', DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR };
+const base = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  DEMO_LIBRARY: 'false',
+  DATABASE_URL: process.env.DATABASE_URL,
+  DATA_DIR: process.env.DATA_DIR,
+};
 const systems: System[] = [];
 let system: System;
 if (remote) {

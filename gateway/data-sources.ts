@@ -44,7 +44,10 @@ export class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<GatewayC
     }
   }
 
-  override async didReceiveResponse({ response, context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['didReceiveResponse']>>[0]) {
+  override async didReceiveResponse({
+    response,
+    context,
+  }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['didReceiveResponse']>>[0]) {
     if (response.extensions && context?.subgraphExtensions) Object.assign(context.subgraphExtensions, response.extensions);
     return response;
   }

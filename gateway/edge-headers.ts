@@ -21,7 +21,10 @@ function isWindow(value: unknown): value is RateWindow {
  * for the REST facade and `/graphql` alike: `X-RateLimit-*` (minute window),
  * `X-Quota-*` (UTC day) and the IETF `RateLimit-Policy` / `RateLimit` fields.
  */
-export function edgeHeaders(extensions: Readonly<Record<string, unknown>>, nowSeconds = Math.floor(Date.now() / 1000)): Record<string, string> {
+export function edgeHeaders(
+  extensions: Readonly<Record<string, unknown>>,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Record<string, string> {
   const rateLimit = extensions.rateLimit as Partial<RateLimitExtension> | undefined;
   if (!rateLimit || !isWindow(rateLimit.minute) || !isWindow(rateLimit.day)) return {};
   const { minute, day } = rateLimit;

@@ -14,7 +14,10 @@ export interface StreamLine {
   readonly done?: boolean;
 }
 
-const upstreamFailed = (message: string): GraphQLFormattedError => ({ message, extensions: { code: 'UPSTREAM_FAILED', http: { status: 502 } } });
+const upstreamFailed = (message: string): GraphQLFormattedError => ({
+  message,
+  extensions: { code: 'UPSTREAM_FAILED', http: { status: 502 } },
+});
 
 /** Splits a byte stream into parsed JSON lines. */
 async function* jsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamLine> {

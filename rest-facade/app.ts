@@ -84,12 +84,22 @@ export function createApp(options: AppOptions): Koa {
   const contextFor = (ctx: Context): GatewayContext => {
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(ctx.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    return { headers, requestId: ctx.state.requestId as string, clientIp: ctx.ip, logger: ctx.state.logger as Logger, subgraphExtensions: {} };
+    return {
+      headers,
+      requestId: ctx.state.requestId as string,
+      clientIp: ctx.ip,
+      logger: ctx.state.logger as Logger,
+      subgraphExtensions: {},
+    };
   };
   const baseUrlFor = (ctx: Context) => options.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
   const router = new Router();
   for (const route of options.routes ?? ROUTES) {
-    router.register(route.path, [route.method], routeHandler(route, { server: options.server, streams: options.streams, operations, contextFor, baseUrlFor }));
+    router.register(
+      route.path,
+      [route.method],
+      routeHandler(route, { server: options.server, streams: options.streams, operations, contextFor, baseUrlFor }),
+    );
   }
   const graphql = koaGraphQL(options.server, contextFor);
   router.post('/graphql', graphql);

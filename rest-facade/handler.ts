@@ -59,7 +59,9 @@ async function inputOf(ctx: Context, route: RouteDefinition, baseUrl: string): P
 
 /**
  * The one REST handler: reads the request, runs the route's named operation on
- * the gateway, and answers with the route's body or the family's error shape.
+ * the gateway, and answers with the route's body or the family's error shape. A
+ * route's `stream`, when the request asks for it, answers instead with the events
+ * of a streaming operation as server-sent events (`event-stream.ts`, ADR 0006).
  */
 export function routeHandler(route: RouteDefinition, deps: HandlerDeps): Middleware {
   const document = route.operation ? deps.operations.get(route.operation) : undefined;

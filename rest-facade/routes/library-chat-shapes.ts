@@ -142,5 +142,8 @@ export function chunkEncoder(base: string, includeUsage: boolean): (event: unkno
 
 /** `GET /v1/models`. */
 export function modelsBody(models: readonly ModelData[]): Record<string, unknown> {
-  return { object: 'list', data: models.map((model) => ({ id: model.id, object: 'model', created: model.created, owned_by: model.ownedBy })) };
+  return {
+    object: 'list',
+    data: models.map((model) => ({ id: model.id, object: 'model', created: model.created, owned_by: model.ownedBy })),
+  };
 }

@@ -54,9 +54,11 @@ function messagesOf(value: unknown, problems: FacadeErrorDetail[]): unknown[] | 
   return value.map((item, index) => {
     if (!isObject(item)) return { role: null, content: null };
     const { role } = item;
-    if (role !== undefined && role !== null && typeof role !== 'string') problems.push({ field: `messages[${index}].role`, message: 'must be a string' });
+    if (role !== undefined && role !== null && typeof role !== 'string')
+      problems.push({ field: `messages[${index}].role`, message: 'must be a string' });
     const content = contentOf(item.content, `messages[${index}].content`, problems);
-    if (content !== null && typeof content !== 'string') problems.push({ field: `messages[${index}].content`, message: 'must be a string' });
+    if (content !== null && typeof content !== 'string')
+      problems.push({ field: `messages[${index}].content`, message: 'must be a string' });
     return { role: typeof role === 'string' ? role : null, content: typeof content === 'string' ? content : null };
   });
 }
@@ -73,7 +75,9 @@ function stopOf(value: unknown, problems: FacadeErrorDetail[]): string[] | null 
 function bodyOf(input: RouteInput): Json {
   if (input.body === undefined) return {};
   if (isObject(input.body)) return input.body;
-  throw new FacadeError(422, 'invalid_parameter', 'the body must be a JSON object', null, [{ field: 'body', message: 'must be a JSON object' }]);
+  throw new FacadeError(422, 'invalid_parameter', 'the body must be a JSON object', null, [
+    { field: 'body', message: 'must be a JSON object' },
+  ]);
 }
 
 /** The body's `stream_options.include_usage`. */

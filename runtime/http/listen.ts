@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 
 export interface Listening {
@@ -9,9 +9,40 @@ export interface Listening {
   close(timeoutMs: number): Promise<void>;
 }
 
+/**
+ * Tracks how many requests each connection has in flight, so shutdown can drop every
+ * connection that has none — including ones a client opened and never used, which
+ * Node's `closeIdleConnections` leaves open — while in-flight requests finish.
+ */
+function trackConnections(server: Server): { dropUnused(): void } {
+  const inFlight = new Map<Socket, number>();
+  let draining = false;
+  server.on('connection', (socket) => {
+    inFlight.set(socket, 0);
+    socket.once('close', () => inFlight.delete(socket));
+  });
+  server.on('request', (request, response) => {
+    const socket = request.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    if (draining) response.setHeader('Connection', 'close');
+    response.once('close', () => {
+      const left = (inFlight.get(socket) ?? 1) - 1;
+      inFlight.set(socket, left);
+      if (draining && left === 0) socket.destroySoon();
+    });
+  });
+  return {
+    dropUnused() {
+      draining = true;
+      for (const [socket, count] of inFlight) if (count === 0) socket.destroy();
+    },
+  };
+}
+
 export async function listen(app: Koa, port: number, host: string): Promise<Listening> {
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  const connections = trackConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -30,7 +61,7 @@ export async function listen(app: Koa, port: number, host: string): Promise<List
           clearTimeout(timer);
           resolve();
         });
-        server.closeIdleConnections();
+        connections.dropUnused();
       }),
   };
 }

@@ -52,7 +52,8 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
       schema,
       orm,
       execute: (request, headers) => executeSubgraph(schema, orm, logger, request, headers),
-      openStream: (request, headers, signal) => openStream(streams.get(request.name), request, subgraphContext(orm, logger, headers), signal),
+      openStream: (request, headers, signal) =>
+        openStream(streams.get(request.name), request, subgraphContext(orm, logger, headers), signal),
       async close() {
         await module.onClose?.();
         await orm.close(true);

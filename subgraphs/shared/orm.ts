@@ -91,6 +91,8 @@ export async function databaseState(orm: SubgraphOrm, database: SubgraphDatabase
   } catch (error) {
     const message = (error as Error).message;
     const missingTable = /relation .* does not exist/.test(message);
-    return missingTable ? { reachable: true, pendingMigrations: names.length } : { reachable: false, pendingMigrations: null, error: message };
+    return missingTable
+      ? { reachable: true, pendingMigrations: names.length }
+      : { reachable: false, pendingMigrations: null, error: message };
   }
 }

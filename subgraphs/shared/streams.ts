@@ -24,7 +24,10 @@ export interface StreamOperation {
   readonly create: (...services: unknown[]) => StreamHandler;
 }
 
-export function defineStream<const T extends readonly ClassType[]>(inject: T, create: (...services: Instances<T>) => StreamHandler): StreamOperation {
+export function defineStream<const T extends readonly ClassType[]>(
+  inject: T,
+  create: (...services: Instances<T>) => StreamHandler,
+): StreamOperation {
   return { inject, create: create as unknown as StreamOperation['create'] };
 }
 
@@ -67,7 +70,10 @@ function formatStreamError(error: unknown, logger: Logger): GraphQLFormattedErro
 }
 
 /** Binds a module's declared streams to the services built for this process. */
-export function bindStreams(module: SubgraphModule, resolve: (owner: string, wanted: readonly ClassType[]) => unknown[]): ReadonlyMap<string, StreamHandler> {
+export function bindStreams(
+  module: SubgraphModule,
+  resolve: (owner: string, wanted: readonly ClassType[]) => unknown[],
+): ReadonlyMap<string, StreamHandler> {
   const handlers = new Map<string, StreamHandler>();
   for (const [name, operation] of Object.entries(module.streams ?? {})) {
     handlers.set(name, operation.create(...resolve(`stream ${name}`, operation.inject)));

@@ -29,7 +29,11 @@ describe('when PostgreSQL stops', () => {
     for (const path of ['/api/v1/health/ready', '/api/v1/health/deep']) {
       const response = await stack.fetch(path);
       expect(response.status).toBe(503);
-      const body = (await response.json()) as { status: string; error: Record<string, { status: string }>; details: Record<string, unknown> };
+      const body = (await response.json()) as {
+        status: string;
+        error: Record<string, { status: string }>;
+        details: Record<string, unknown>;
+      };
       expect(body.status).toBe('error');
       expect(body.error.database?.status).toBe('down');
       expect(Object.keys(body.details)).toContain('database');

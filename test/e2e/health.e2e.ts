@@ -18,7 +18,11 @@ describe('health endpoints', () => {
     const response = await stack.fetch('/healthz');
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body).toMatchObject({ status: 'ok', service: 'library', components: { database: { status: 'up' }, migrations: { status: 'up' }, search: { status: 'up' } } });
+    expect(body).toMatchObject({
+      status: 'ok',
+      service: 'library',
+      components: { database: { status: 'up' }, migrations: { status: 'up' }, search: { status: 'up' } },
+    });
   });
 
   it('research /health reports component states', async () => {
@@ -61,7 +65,12 @@ describe('unknown paths', () => {
     const response = await stack.fetch('/api/v1/nothing-here');
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
-    expect(await response.json()).toEqual({ title: 'no route for /api/v1/nothing-here', status: 404, code: 'NOT_FOUND', instance: '/api/v1/nothing-here' });
+    expect(await response.json()).toEqual({
+      title: 'no route for /api/v1/nothing-here',
+      status: 404,
+      code: 'NOT_FOUND',
+      instance: '/api/v1/nothing-here',
+    });
   });
 
   it('answer 404 in the research shape under research prefixes', async () => {
@@ -88,7 +97,11 @@ describe('gateway', () => {
   it('federates the three subgraphs in one operation', async () => {
     const { status, body } = await stack.graphql('{ libraryHealth { service } researchHealth { service } operationsHealth { service } }');
     expect(status).toBe(200);
-    expect(body.data).toEqual({ libraryHealth: { service: 'library' }, researchHealth: { service: 'research' }, operationsHealth: { service: 'operations' } });
+    expect(body.data).toEqual({
+      libraryHealth: { service: 'library' },
+      researchHealth: { service: 'research' },
+      operationsHealth: { service: 'operations' },
+    });
   });
 
   it('echoes a sane x-request-id and makes one up otherwise', async () => {

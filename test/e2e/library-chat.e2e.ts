@@ -14,7 +14,17 @@ const QUESTION = 'متى كان دخول المأمون بغداد مقدمه م
 interface LibraryBlock {
   hits: number;
   ai: boolean;
-  sources: Array<{ ref: number; id: string; page_id: string; book_id: string; book: string; part: string; text: string; score: number; url: string }>;
+  sources: Array<{
+    ref: number;
+    id: string;
+    page_id: string;
+    book_id: string;
+    book: string;
+    part: string;
+    text: string;
+    score: number;
+    url: string;
+  }>;
 }
 type WithLibrary<T> = T & { library: LibraryBlock };
 
@@ -51,12 +61,21 @@ describe('POST /v1/chat/completions (extractive)', () => {
   it('answers from the imported OpenITI page that holds the answer and cites it', async () => {
     const { data, response } = await client.chat.completions.create({ model: 'library-rag', messages: ask(QUESTION) }).withResponse();
     const completion = data as WithLibrary<typeof data>;
-    expect(completion).toMatchObject({ object: 'chat.completion', model: 'library-rag', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant' } }] });
+    expect(completion).toMatchObject({
+      object: 'chat.completion',
+      model: 'library-rag',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant' } }],
+    });
     expect(completion.id).toMatch(/^chatcmpl-/);
     expect(completion.library.ai).toBe(false);
     expect(completion.library.hits).toBeGreaterThan(0);
     const cited = completion.library.sources.find((source) => source.id === `${BOOK}-1`);
-    expect(cited).toMatchObject({ page_id: `${BOOK}-1`, book_id: BOOK, book: 'كتاب بغداد', url: `${stack.url}/v1/page?id=${encodeURIComponent(`${BOOK}-1`)}` });
+    expect(cited).toMatchObject({
+      page_id: `${BOOK}-1`,
+      book_id: BOOK,
+      book: 'كتاب بغداد',
+      url: `${stack.url}/v1/page?id=${encodeURIComponent(`${BOOK}-1`)}`,
+    });
     expect(cited!.text).toContain('خراسان');
     const answer = completion.choices[0]!.message.content!;
     expect(answer).toContain('سنة أربع ومائتين');
@@ -68,8 +87,13 @@ describe('POST /v1/chat/completions (extractive)', () => {
   });
 
   it('streams chunks with one id and created, library on the first and last, usage chunk, then [DONE] (create stream: true)', async () => {
-    const plain = await client.chat.completions.create({ messages: ask(QUESTION) });
-    const stream = await client.chat.completions.create({ messages: ask(QUESTION), stream: true, stream_options: { include_usage: true } });
+    const plain = await client.chat.completions.create({ model: 'library-rag', messages: ask(QUESTION) });
+    const stream = await client.chat.completions.create({
+      model: 'library-rag',
+      messages: ask(QUESTION),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks: Array<WithLibrary<OpenAI.ChatCompletionChunk>> = [];
     for await (const chunk of stream) chunks.push(chunk as WithLibrary<OpenAI.ChatCompletionChunk>);
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
@@ -77,7 +101,9 @@ describe('POST /v1/chat/completions (extractive)', () => {
     expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.model === 'library-rag')).toBe(true);
     const [first] = chunks;
     expect(first!.choices[0]!.delta.role).toBe('assistant');
-    expect(first!.library.sources.map((source) => source.id)).toEqual((plain as WithLibrary<typeof plain>).library.sources.map((source) => source.id));
+    expect(first!.library.sources.map((source) => source.id)).toEqual(
+      (plain as WithLibrary<typeof plain>).library.sources.map((source) => source.id),
+    );
     const usage = chunks.at(-1)!;
     expect(usage.choices).toEqual([]);
     expect(usage.usage).toEqual(plain.usage);
@@ -91,15 +117,23 @@ describe('POST /v1/chat/completions (extractive)', () => {
   });
 
   it('gives the same answer and library block through chat.completions.stream(...).finalChatCompletion()', async () => {
-    const plain = (await client.chat.completions.create({ messages: ask(QUESTION) })) as WithLibrary<OpenAI.ChatCompletion>;
-    const final = (await client.chat.completions.stream({ model: 'library-rag', messages: ask(QUESTION) }).finalChatCompletion()) as WithLibrary<OpenAI.ChatCompletion>;
+    const plain = (await client.chat.completions.create({
+      model: 'library-rag',
+      messages: ask(QUESTION),
+    })) as WithLibrary<OpenAI.ChatCompletion>;
+    const final = (await client.chat.completions
+      .stream({ model: 'library-rag', messages: ask(QUESTION) })
+      .finalChatCompletion()) as unknown as WithLibrary<OpenAI.ChatCompletion>;
     expect(final.choices[0]!.message.content).toBe(plain.choices[0]!.message.content);
     expect(final.choices[0]!.finish_reason).toBe('stop');
     expect(final.library).toEqual(plain.library);
   });
 
-  it('sends text/event-stream unbuffered, with the rate-limit headers, ending in data: [DONE]', async () => {
-    const response = await stack.fetch('/v1/chat/completions', json({ messages: ask(QUESTION), stream: true }, { authorization: `Bearer ${key}` }));
+  it('sends text/event-stream unbuffered, with the rate-limit headers, ending in data: [DONE], model library-rag by default', async () => {
+    const response = await stack.fetch(
+      '/v1/chat/completions',
+      json({ messages: ask(QUESTION), stream: true }, { authorization: `Bearer ${key}` }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('cache-control')).toBe('no-cache');
@@ -110,20 +144,28 @@ describe('POST /v1/chat/completions (extractive)', () => {
     const body = await response.text();
     expect(body.startsWith('data: {')).toBe(true);
     expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
+    // No model was sent: the default answers.
+    expect(body).toContain('"model":"library-rag"');
   });
 
   it('says plainly that nothing was found, with no sources, when no passage is relevant (plain and streamed)', async () => {
     const question = 'What is the airspeed velocity of an unladen swallow?';
-    const plain = (await client.chat.completions.create({ messages: ask(question) })) as WithLibrary<OpenAI.ChatCompletion>;
+    const plain = (await client.chat.completions.create({
+      model: 'library-rag',
+      messages: ask(question),
+    })) as WithLibrary<OpenAI.ChatCompletion>;
     expect(plain.choices[0]!.message.content).toBe(NOT_FOUND_ANSWER);
     expect(plain.library).toEqual({ hits: 0, ai: false, sources: [] });
-    const final = (await client.chat.completions.stream({ model: 'library-rag', messages: ask(question) }).finalChatCompletion()) as WithLibrary<OpenAI.ChatCompletion>;
+    const final = (await client.chat.completions
+      .stream({ model: 'library-rag', messages: ask(question) })
+      .finalChatCompletion()) as unknown as WithLibrary<OpenAI.ChatCompletion>;
     expect(final.choices[0]!.message.content).toBe(NOT_FOUND_ANSWER);
     expect(final.library.sources).toEqual([]);
   });
 
   it('takes earlier user turns as context when the last turn is too short to search on', async () => {
     const completion = (await client.chat.completions.create({
+      model: 'library-rag',
       messages: [
         { role: 'system', content: 'أجب باختصار.' },
         { role: 'user', content: 'حدثني عن المأمون في بغداد' },
@@ -137,7 +179,7 @@ describe('POST /v1/chat/completions (extractive)', () => {
   });
 
   it('honours max_tokens by cutting the extractive answer short with finish_reason length', async () => {
-    const completion = await client.chat.completions.create({ messages: ask(QUESTION), max_tokens: 5 });
+    const completion = await client.chat.completions.create({ model: 'library-rag', messages: ask(QUESTION), max_tokens: 5 });
     expect(completion.choices[0]!.finish_reason).toBe('length');
     expect(completion.usage!.completion_tokens).toBeLessThanOrEqual(5);
   });
@@ -145,7 +187,11 @@ describe('POST /v1/chat/completions (extractive)', () => {
 
 describe('chat errors in the library error shape', () => {
   const raw = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${key}` }) =>
-    stack.fetch('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    stack.fetch('/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
 
   it('answers 422 invalid_parameter naming messages when it is missing, empty or not an array', async () => {
     for (const body of [{}, { messages: [] }, { messages: 'hello' }, { messages: [{ role: 'assistant', content: 'hi' }] }]) {
@@ -165,7 +211,9 @@ describe('chat errors in the library error shape', () => {
       [[{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }], 'messages[0].content'],
     ];
     for (const [messages, param] of cases) {
-      const error = await client.chat.completions.create({ messages: messages as never }).catch((caught: unknown) => caught);
+      const error = await client.chat.completions
+        .create({ model: 'library-rag', messages: messages as never })
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OpenAI.UnprocessableEntityError);
       expect(error).toMatchObject({ status: 422, code: 'invalid_parameter', param, type: 'invalid_request_error' });
     }
@@ -196,7 +244,10 @@ describe('chat errors in the library error shape', () => {
       });
     }
     const anonymous = new OpenAI({ apiKey: 'qk_live_nope', baseURL: `${stack.url}/v1`, maxRetries: 0 });
-    await expect(anonymous.chat.completions.create({ messages: ask(QUESTION), stream: true })).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+    await expect(anonymous.chat.completions.create({ model: 'library-rag', messages: ask(QUESTION), stream: true })).rejects.toMatchObject({
+      status: 401,
+      code: 'invalid_api_key',
+    });
     await expect(anonymous.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
   });
 
@@ -211,18 +262,19 @@ describe('chat errors in the library error shape', () => {
     expect(second.headers.get('content-type')).toMatch(/^application\/json/);
     expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(second.headers.get('x-quota-remaining')).toBe('0');
-    expect(((await second.json()) as { error: { code: string; type: string } }).error).toMatchObject({ code: 'quota_exceeded', type: 'rate_limit_error' });
+    expect(((await second.json()) as { error: { code: string; type: string } }).error).toMatchObject({
+      code: 'quota_exceeded',
+      type: 'rate_limit_error',
+    });
   });
 });
 
 describe('GraphQL libraryChat', () => {
   it('returns the answer and its sources (non-streamed), for the bearer key', async () => {
     const query = `mutation($request: LibraryChatInput!) { libraryChat(request: $request) { answer ai hits finishReason sources { ref passage { id bookId text } } } }`;
-    const { status, body } = await stack.graphql<{ libraryChat: { answer: string; ai: boolean; sources: Array<{ ref: number; passage: { id: string } }> } }>(
-      query,
-      { request: { messages: ask(QUESTION) } },
-      { authorization: `Bearer ${key}` },
-    );
+    const { status, body } = await stack.graphql<{
+      libraryChat: { answer: string; ai: boolean; sources: Array<{ ref: number; passage: { id: string } }> };
+    }>(query, { request: { messages: ask(QUESTION) } }, { authorization: `Bearer ${key}` });
     expect(status).toBe(200);
     expect(body.data!.libraryChat.ai).toBe(false);
     expect(body.data!.libraryChat.answer).toContain('سنة أربع ومائتين');

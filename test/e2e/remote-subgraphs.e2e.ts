@@ -38,7 +38,11 @@ describe('gateway against HTTP subgraphs', () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
-      data: { libraryHealth: { service: 'library', status: 'ok' }, researchHealth: { service: 'research' }, operationsHealth: { service: 'operations' } },
+      data: {
+        libraryHealth: { service: 'library', status: 'ok' },
+        researchHealth: { service: 'research' },
+        operationsHealth: { service: 'operations' },
+      },
     });
   });
 

@@ -37,7 +37,10 @@ describe('npm start on embedded defaults', () => {
       expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(true);
       // A request whose body is still arriving when SIGTERM comes must be answered.
       const body = JSON.stringify({ query: '{ operationsHealth { status } }' });
-      const inFlight = request(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
+      const inFlight = request(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+      });
       const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
         inFlight.on('response', (response) => {
           let text = '';

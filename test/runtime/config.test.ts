@@ -15,7 +15,14 @@ function configError(env: Record<string, string>): ConfigError {
 describe('configuration', () => {
   it('uses the documented defaults when nothing is set', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ role: 'all', port: 8080, dataDir: '.data', logLevel: 'info', databaseUrl: undefined, demoLibrary: true });
+    expect(config).toMatchObject({
+      role: 'all',
+      port: 8080,
+      dataDir: '.data',
+      logLevel: 'info',
+      databaseUrl: undefined,
+      demoLibrary: true,
+    });
   });
 
   it.each([
@@ -25,7 +32,11 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL', 'DATABASE_URL must be an absolute URL (got "not a url")'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
     [{ ROLE: 'gateway' }, 'SUBGRAPH_LIBRARY_URL', 'SUBGRAPH_LIBRARY_URL is required when ROLE=gateway'],
-    [{ ROLE: 'subgraph:billing' }, 'ROLE', 'ROLE must be one of all, gateway, worker, subgraph:library, subgraph:research, subgraph:operations (got "subgraph:billing")'],
+    [
+      { ROLE: 'subgraph:billing' },
+      'ROLE',
+      'ROLE must be one of all, gateway, worker, subgraph:library, subgraph:research, subgraph:operations (got "subgraph:billing")',
+    ],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN', 'ADMIN_TOKEN must be at least 16 characters long'],
     [{ STRIPE_WEBHOOK_SECRET: 'abc' }, 'STRIPE_WEBHOOK_SECRET', 'STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret (whsec_…)'],
     [{ MEILI_HOST: 'ftp://meili' }, 'MEILI_HOST', 'MEILI_HOST must use http or https (got "ftp")'],
@@ -42,6 +53,8 @@ describe('configuration', () => {
       timeout: 30_000,
     });
     expect(result.status).toBe(1);
-    expect(result.stderr.trim().split('\n')).toEqual(['qantara: invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")']);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'qantara: invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")',
+    ]);
   });
 });

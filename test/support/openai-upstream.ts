@@ -65,7 +65,15 @@ async function answer(mode: UpstreamMode, record: UpstreamRequest, response: Ser
   if (!body.stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
     const message = { role: 'assistant', content: TOKENS.join('') };
-    response.end(JSON.stringify({ id: 'upstream-1', object: 'chat.completion', model: body.model, choices: [{ index: 0, message, finish_reason: 'stop' }], usage: UPSTREAM_USAGE }));
+    response.end(
+      JSON.stringify({
+        id: 'upstream-1',
+        object: 'chat.completion',
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: 'stop' }],
+        usage: UPSTREAM_USAGE,
+      }),
+    );
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

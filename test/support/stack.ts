@@ -11,7 +11,11 @@ export interface TestStack {
   /** Fetches a path of the stack. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** Runs a GraphQL operation on `/graphql` and returns the parsed body. */
-  graphql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: { data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } }>;
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: { data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } }>;
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -22,7 +26,14 @@ export interface TestStack {
  */
 export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
   const database = env.DATABASE_URL ? undefined : await createTestDatabase();
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DEMO_LIBRARY: 'false', DATABASE_URL: database?.url, ...env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DEMO_LIBRARY: 'false',
+    DATABASE_URL: database?.url,
+    ...env,
+  });
   const system = await startSystem(config, createLogger(config.logLevel));
   const url = system.url;
   const stop = async () => {

@@ -74,7 +74,8 @@ function message(problems: ParameterProblem[], item: ChatMessageInput | null | u
   }
   if (content === null || content === undefined) problems.push({ field: `${at}.content`, message: 'is required' });
   else if (typeof content !== 'string') problems.push({ field: `${at}.content`, message: 'must be a string' });
-  else if (content.length > MAX_CONTENT_CHARS) problems.push({ field: `${at}.content`, message: `must be at most ${MAX_CONTENT_CHARS} characters` });
+  else if (content.length > MAX_CONTENT_CHARS)
+    problems.push({ field: `${at}.content`, message: `must be at most ${MAX_CONTENT_CHARS} characters` });
   return problems.length === before ? { role: role as ChatRole, content: content as string } : undefined;
 }
 

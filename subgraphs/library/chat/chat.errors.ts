@@ -2,7 +2,10 @@ import { DomainError, defineErrorCodes } from '../../shared/errors.js';
 
 /** Codes of chat completions (lower_snake, as on the `/v1` wire); bad requests are `invalid_parameter`. */
 export const ChatErrorCode = defineErrorCodes({
-  upstream_error: { status: 502, description: 'The language model upstream (`LLM_BASE_URL`) failed, refused the request or sent a malformed answer.' },
+  upstream_error: {
+    status: 502,
+    description: 'The language model upstream (`LLM_BASE_URL`) failed, refused the request or sent a malformed answer.',
+  },
   upstream_timeout: { status: 502, description: 'The language model upstream stayed silent longer than `LLM_TIMEOUT_MS`.' },
 });
 

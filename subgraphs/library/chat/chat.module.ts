@@ -36,11 +36,13 @@ interface ChatStreamInput {
 
 /** `libraryChatCompletion`: the events of one completion, admitted like every metered call before the first one. */
 export const chatStreams = {
-  libraryChatCompletion: defineStream([LibraryAccess, ChatService] as const, (access, chat) =>
-    async function* (input, ctx, signal) {
-      const caller = await access.admit(ctx, 'chat');
-      const request = (input as ChatStreamInput | null)?.request ?? {};
-      yield* chat.stream(ctx, caller.limits.maxLimit, request, signal);
-    },
+  libraryChatCompletion: defineStream(
+    [LibraryAccess, ChatService] as const,
+    (access, chat) =>
+      async function* (input, ctx, signal) {
+        const caller = await access.admit(ctx, 'chat');
+        const request = (input as ChatStreamInput | null)?.request ?? {};
+        yield* chat.stream(ctx, caller.limits.maxLimit, request, signal);
+      },
   ),
 };

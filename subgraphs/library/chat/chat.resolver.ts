@@ -15,9 +15,13 @@ export class ChatResolver {
   ) {}
 
   @Mutation(() => LibraryChatCompletion, {
-    description: 'Answers the conversation from library passages only, with the sources it cites (`/v1/chat/completions`). Counts as a call.',
+    description:
+      'Answers the conversation from library passages only, with the sources it cites (`/v1/chat/completions`). Counts as a call.',
   })
-  async libraryChat(@Ctx() ctx: SubgraphContext, @Arg('request', () => LibraryChatInput) request: LibraryChatInput): Promise<LibraryChatCompletion> {
+  async libraryChat(
+    @Ctx() ctx: SubgraphContext,
+    @Arg('request', () => LibraryChatInput) request: LibraryChatInput,
+  ): Promise<LibraryChatCompletion> {
     const caller = await this.access.admit(ctx, 'chat');
     return toLibraryChatCompletion(await this.chat.complete(ctx, caller.limits.maxLimit, request));
   }

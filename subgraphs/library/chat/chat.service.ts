@@ -38,7 +38,10 @@ export class ChatService {
    * retrieval, the upstream accepting it) happens before `start` is yielded.
    */
   async *stream(ctx: SubgraphContext, planLimit: number, input: ChatInput, signal: AbortSignal): AsyncGenerator<ChatEvent> {
-    const request = parseChatRequest(input, this.models.map((model) => model.id));
+    const request = parseChatRequest(
+      input,
+      this.models.map((model) => model.id),
+    );
     const grounding = await this.grounding.find(ctx.em, request.messages, planLimit);
     const answerer = grounding.sources.length > 0 ? this.answerer : notFound;
     const pieces = await answerer.start({ request, grounding }, signal);
@@ -58,11 +61,23 @@ export class ChatService {
         yield { type: 'delta', content: piece.text };
         continue;
       }
-      const usage = piece.usage ?? estimateUsage(request.messages.map((message) => message.content), answer);
+      const usage =
+        piece.usage ??
+        estimateUsage(
+          request.messages.map((message) => message.content),
+          answer,
+        );
       yield { type: 'finish', finishReason: piece.finishReason, usage };
       return;
     }
-    yield { type: 'finish', finishReason: 'stop', usage: estimateUsage(request.messages.map((message) => message.content), answer) };
+    yield {
+      type: 'finish',
+      finishReason: 'stop',
+      usage: estimateUsage(
+        request.messages.map((message) => message.content),
+        answer,
+      ),
+    };
   }
 
   /** The whole completion at once (the GraphQL mutation). */

@@ -3,7 +3,9 @@ import { LibraryPassage } from '../search/retrieval.types.js';
 import type { ChatCompletion } from './chat-events.js';
 import type { ChatModel } from './chat-models.js';
 
-@InputType({ description: 'One message of the conversation; both fields are required (checked by the service, which names the one missing).' })
+@InputType({
+  description: 'One message of the conversation; both fields are required (checked by the service, which names the one missing).',
+})
 export class LibraryChatMessageInput {
   @Field(() => String, { nullable: true, description: '`system`, `developer`, `user`, `assistant` or `tool`.' })
   role!: string | null;

@@ -1,7 +1,6 @@
-import { analyzeTokens } from '../analysis/arabic.js';
 import { estimateTokens, estimateUsage, type Answerer, type AnswerPiece, type GroundedQuestion } from './answerer.js';
 import type { FinishReason } from './chat-events.js';
-import type { Grounding } from './grounding.js';
+import { termMatches, type Grounding } from './grounding.js';
 
 /** How long an extractive answer may be. */
 export const EXTRACTIVE = { sentences: 4, maxChars: 900, longSentence: 320 } as const;
@@ -14,30 +13,61 @@ interface Sentence {
   readonly matches: number;
 }
 
-/** Sentences of a passage; an over-long one is cut further at its commas and semicolons. */
-export function sentencesOf(text: string): string[] {
-  const sentences = text
-    .split(/(?<=[.!?؟۔])\s+|\n+/u)
-    .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
-    .filter((sentence) => sentence !== '');
-  return sentences.flatMap((sentence) =>
-    sentence.length <= EXTRACTIVE.longSentence
-      ? [sentence]
-      : sentence
-          .split(/(?<=[،؛;:])\s+/u)
-          .map((clause) => clause.trim())
-          .filter(Boolean),
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+const SENTENCE_END = /(?<=[.!?؟۔])\s+|\n+/gu;
+const CLAUSE_END = /(?<=[،؛;:])\s+/gu;
+
+/** Pieces of `text` between `from` and `to` separated by `boundary`, trimmed, empty ones dropped. */
+function split(text: string, from: number, to: number, boundary: RegExp): Span[] {
+  const spans: Span[] = [];
+  const push = (start: number, end: number) => {
+    while (start < end && /\s/.test(text.charAt(start))) start += 1;
+    while (end > start && /\s/.test(text.charAt(end - 1))) end -= 1;
+    if (end > start) spans.push({ start, end });
+  };
+  let start = from;
+  for (const match of text.slice(from, to).matchAll(boundary)) {
+    push(start, from + match.index);
+    start = from + match.index + match[0].length;
+  }
+  push(start, to);
+  return spans;
+}
+
+/** Sentence spans of a passage; an over-long sentence is cut further at its commas and semicolons. */
+export function sentenceSpans(text: string): Span[] {
+  return split(text, 0, text.length, SENTENCE_END).flatMap((span) =>
+    span.end - span.start <= EXTRACTIVE.longSentence ? [span] : split(text, span.start, span.end, CLAUSE_END),
   );
 }
 
+/** The sentences of a passage, whitespace collapsed. */
+export function sentencesOf(text: string): string[] {
+  return sentenceSpans(text).map((span) => text.slice(span.start, span.end).replace(/\s+/g, ' '));
+}
+
+/** Scores each sentence by the query-term matches inside it (analysed once, by the grounding). */
 function scored(grounding: Grounding): Sentence[] {
   const terms = new Set(grounding.terms);
-  return grounding.sources.flatMap((source) =>
-    sentencesOf(source.passage.text).map((text, position) => {
-      const matched = analyzeTokens(text).filter((token) => terms.has(token.term));
-      return { ref: source.ref, position, text, distinct: new Set(matched.map((token) => token.term)).size, matches: matched.length };
-    }),
-  );
+  return grounding.sources.flatMap((source, index) => {
+    const { text } = source.passage;
+    const matches = grounding.matches[index] ?? termMatches(text, terms);
+    return sentenceSpans(text).map((span, position) => {
+      const inside = matches.filter((match) => match.start >= span.start && match.start < span.end);
+      const sentence = text.slice(span.start, span.end).replace(/\s+/g, ' ');
+      return {
+        ref: source.ref,
+        position,
+        text: sentence,
+        distinct: new Set(inside.map((match) => match.term)).size,
+        matches: inside.length,
+      };
+    });
+  });
 }
 
 /**
@@ -124,8 +154,7 @@ export class ExtractiveAnswerer implements Answerer {
 }
 
 /** The whole answer when no passage is relevant: said plainly, in Arabic and English. */
-export const NOT_FOUND_ANSWER =
-  'لم أجد في نصوص المكتبة ما يجيب عن هذا السؤال. (No passage in the library texts answers this question.)';
+export const NOT_FOUND_ANSWER = 'لم أجد في نصوص المكتبة ما يجيب عن هذا السؤال. (No passage in the library texts answers this question.)';
 
 /** Answers "not found" without asking anyone: an answer must come from passages, and there are none. */
 export class NotFoundAnswerer implements Answerer {

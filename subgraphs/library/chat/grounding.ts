@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { analyzeQuery, analyzeTokens } from '../analysis/arabic.js';
+import { analyzeQuery, analyzeTokens, type AnalyzedToken } from '../analysis/arabic.js';
 import { RETRIEVAL_BOUNDS, type RetrievalService } from '../search/retrieval.service.js';
 import type { ChatSource } from './chat-events.js';
 import type { ChatMessage } from './chat-request.js';
@@ -25,6 +25,8 @@ export interface Grounding {
   readonly terms: readonly string[];
   readonly hits: number;
   readonly sources: readonly ChatSource[];
+  /** The query-term matches in each source's text (offsets into it), aligned with `sources`: analysed once. */
+  readonly matches: ReadonlyArray<readonly AnalyzedToken[]>;
 }
 
 const distinctTerms = (text: string) => [...new Set(analyzeQuery(text))];
@@ -44,7 +46,9 @@ function clip(text: string, max: number): string {
  * passages already cited.
  */
 export function retrievalQuery(messages: readonly ChatMessage[]): string {
-  const turns = messages.filter((message) => message.role === 'user' && message.content.trim() !== '').map((message) => message.content.trim());
+  const turns = messages
+    .filter((message) => message.role === 'user' && message.content.trim() !== '')
+    .map((message) => message.content.trim());
   const max = RETRIEVAL_BOUNDS.q.max;
   let query = clip(turns.pop() ?? '', max);
   let terms = distinctTerms(query).length;
@@ -57,10 +61,12 @@ export function retrievalQuery(messages: readonly ChatMessage[]): string {
   return query;
 }
 
-/** Distinct query terms a passage contains. */
-export function coveredTerms(text: string, terms: ReadonlySet<string>): number {
-  return new Set(analyzeTokens(text).filter((token) => terms.has(token.term)).map((token) => token.term)).size;
+/** The words of `text` whose analysed term is a query term. */
+export function termMatches(text: string, terms: ReadonlySet<string>): AnalyzedToken[] {
+  return analyzeTokens(text).filter((token) => terms.has(token.term));
 }
+
+const distinctOf = (matches: readonly AnalyzedToken[]) => new Set(matches.map((match) => match.term)).size;
 
 /**
  * Finds the passages an answer may use: retrieval on the conversation, then only the
@@ -73,12 +79,21 @@ export class ChatGrounding {
     const query = retrievalQuery(messages);
     const terms = distinctTerms(query);
     // Nothing to search for (a greeting, punctuation): no retrieval, and an honest "not found".
-    if (terms.length === 0 || query.trim().length < RETRIEVAL_BOUNDS.q.min) return { query, terms, hits: 0, sources: [] };
+    if (terms.length === 0 || query.trim().length < RETRIEVAL_BOUNDS.q.min) return { query, terms, hits: 0, sources: [], matches: [] };
     const limit = Math.min(GROUNDING.passages, planLimit);
     const found = await this.retrieval.retrieve(em, { q: query, limit, maxChars: GROUNDING.maxChars }, planLimit);
     const wanted = new Set(terms);
     const needed = Math.max(1, Math.ceil(terms.length * GROUNDING.coverage));
-    const relevant = found.passages.filter((passage) => coveredTerms(passage.text, wanted) >= needed).slice(0, GROUNDING.sources);
-    return { query, terms, hits: found.hits, sources: relevant.map((passage, index) => ({ ref: index + 1, passage })) };
+    const relevant = found.passages
+      .map((passage) => ({ passage, matches: termMatches(passage.text, wanted) }))
+      .filter(({ matches }) => distinctOf(matches) >= needed)
+      .slice(0, GROUNDING.sources);
+    return {
+      query,
+      terms,
+      hits: found.hits,
+      sources: relevant.map(({ passage }, index) => ({ ref: index + 1, passage })),
+      matches: relevant.map(({ matches }) => matches),
+    };
   }
 }

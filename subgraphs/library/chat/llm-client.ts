@@ -78,7 +78,11 @@ export class LlmClient {
   }
 
   /** Resolves once the upstream accepted the request (status 2xx), with its chunks to come. */
-  async stream(messages: readonly UpstreamMessage[], sampling: SamplingOptions, signal: AbortSignal): Promise<AsyncIterable<UpstreamDelta>> {
+  async stream(
+    messages: readonly UpstreamMessage[],
+    sampling: SamplingOptions,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<UpstreamDelta>> {
     const silence = new Silence(this.options.timeoutMs);
     const body = {
       model: this.options.model,

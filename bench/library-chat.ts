@@ -1,0 +1,185 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
+import { stopProcess } from './harness.js';
+import { table, type BenchModule } from './report.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'openiti');
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'library');
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const SECONDS = 10;
+
+/** Questions of several kinds, over the demo Qur'an and the OpenITI corpus. */
+const QUESTIONS = [
+  'ما فضل الصبر على البلاء؟',
+  'متى دخل المأمون بغداد؟',
+  'ما هي المسالك والممالك في خراسان؟',
+  'ما فضل الجهاد في سبيل الله؟',
+  'ما فضائل القرآن بمكة والمدينة؟',
+  'ما هو البديع في الشعر؟',
+  'ماذا قال رسول الله صلى الله عليه وسلم في الشكر؟',
+  'من هو أيوب وما صبره؟',
+  'ما صفة الجنة والنار؟',
+  'كيف تحسب سنة الشمس بالرصد؟',
+];
+
+interface Sample {
+  readonly firstChunk: number;
+  readonly firstContent: number;
+  readonly total: number;
+}
+
+function corpusFiles(): string[] {
+  if (existsSync(CORPUS))
+    return readdirSync(CORPUS)
+      .filter((name) => /^\d{4}/.test(name))
+      .map((name) => join(CORPUS, name));
+  return [join(FIXTURES, 'baghdad-excerpt-ara1'), join(FIXTURES, 'pages.jsonl')];
+}
+
+async function startServer(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes('"msg":"listening"')) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`main.ts exited with ${code}`)));
+  });
+  return { url, stop: () => stopProcess(child) };
+}
+
+/** One streamed completion: time to the first SSE chunk, to the first answer text, and to `[DONE]`. */
+async function streamed(url: string, key: string, question: string): Promise<Sample> {
+  const started = performance.now();
+  const response = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ model: 'library-rag', messages: [{ role: 'user', content: question }], stream: true }),
+  });
+  if (response.status !== 200 || !response.body) throw new Error(`chat answered ${response.status}`);
+  const decoder = new TextDecoder();
+  let seen = '';
+  let firstChunk: number | undefined;
+  let firstContent: number | undefined;
+  for await (const bytes of response.body) {
+    seen += decoder.decode(bytes, { stream: true });
+    firstChunk ??= seen.includes('data: ') ? performance.now() - started : undefined;
+    if (firstContent === undefined && /"delta":\{"content":"[^"]/.test(seen)) firstContent = performance.now() - started;
+  }
+  if (!seen.endsWith('data: [DONE]\n\n')) throw new Error('stream ended without [DONE]');
+  const total = performance.now() - started;
+  return { firstChunk: firstChunk ?? total, firstContent: firstContent ?? total, total };
+}
+
+/** `connections` clients asking in a loop for `seconds`; every sample kept. */
+async function run(url: string, key: string, connections: number, seconds: number): Promise<{ samples: Sample[]; errors: number }> {
+  const samples: Sample[] = [];
+  let errors = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async (_, worker) => {
+      for (let n = worker; performance.now() < until; n += connections) {
+        try {
+          samples.push(await streamed(url, key, QUESTIONS[n % QUESTIONS.length]!));
+        } catch {
+          errors += 1;
+        }
+      }
+    }),
+  );
+  return { samples, errors };
+}
+
+function percentile(values: readonly number[], p: number): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const value = sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+  return value.toFixed(1);
+}
+
+/** Streamed `/v1/chat/completions` with the extractive answerer, at concurrency 1 and 8, on the imported corpus. */
+async function libraryChat(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'qantara-bench-chat-'));
+  const database = await startEmbeddedPostgres(join(dir, 'pg'));
+  const env = { DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_LIBRARY: 'true', ADMIN_TOKEN };
+  let server: { url: string; stop: () => Promise<void> } | undefined;
+  try {
+    server = await startServer({ ...env, LOG_LEVEL: 'info' });
+    const imported = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...corpusFiles()], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
+    const summary = /(\d+) book\(s\), (\d+) pages/.exec(imported.stdout)?.slice(1) ?? ['?', '?'];
+    const issued = await fetch(`${server.url}/admin/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+      body: JSON.stringify({ email: 'bench@example.org', plan: 'unlimited' }),
+    });
+    const { key } = (await issued.json()) as { key: string };
+    await run(server.url, key, 8, 3); // warm-up
+    const rows: Array<Array<string | number>> = [];
+    const load = loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' / ');
+    for (const connections of [1, 8]) {
+      const { samples, errors } = await run(server.url, key, connections, SECONDS);
+      const column = (pick: (sample: Sample) => number) => samples.map(pick);
+      rows.push([
+        connections,
+        `${percentile(
+          column((s) => s.firstChunk),
+          50,
+        )} / ${percentile(
+          column((s) => s.firstChunk),
+          95,
+        )}`,
+        `${percentile(
+          column((s) => s.firstContent),
+          50,
+        )} / ${percentile(
+          column((s) => s.firstContent),
+          95,
+        )}`,
+        `${percentile(
+          column((s) => s.total),
+          50,
+        )} / ${percentile(
+          column((s) => s.total),
+          95,
+        )}`,
+        Math.round(samples.length / SECONDS),
+        errors,
+      ]);
+    }
+    return [
+      `\`POST /v1/chat/completions\` with \`stream: true\`, extractive answerer (no \`LLM_BASE_URL\`), an \`unlimited\` key, cycling`,
+      `through ${QUESTIONS.length} Arabic questions; facade → in-process library stream (key admission, retrieval of 8 passages,`,
+      `sentence selection) → SSE. Library: the demo Qur'an plus ${summary[0]} books, ${summary[1]} pages (\`npm run import\` of the`,
+      `OpenITI corpus), PostgreSQL engine, embedded PostgreSQL on the same machine. Clients are \`fetch\` in this process reading`,
+      `the stream to \`[DONE]\`, ${SECONDS} s per run after a 3 s warm-up; every request is a sample. Latencies in ms, p50 / p95.`,
+      '"First chunk" is the role + `library` chunk (grounding done); "first text" the first answer delta (the extractive',
+      `answer is written at once, so both usually arrive in one read). Load average when the runs started: ${load} (shared machine).`,
+      '',
+      table(['connections', 'first chunk', 'first text', 'total', 'req/s', 'errors'], rows),
+    ].join('\n');
+  } finally {
+    await server?.stop();
+    await database.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export const libraryChatBench: BenchModule = {
+  name: 'library-chat',
+  title: 'Library: streamed chat completions (extractive), time to first chunk and total',
+  run: libraryChat,
+};
