@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
@@ -58,4 +60,33 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+export const ROOT = join(import.meta.dirname, '..');
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'openiti');
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'library');
+
+/** The real OpenITI corpus when it is beside the project, else the test fixtures. */
+export function corpusFiles(): string[] {
+  if (existsSync(CORPUS))
+    return readdirSync(CORPUS)
+      .filter((name) => /^\d{4}/.test(name))
+      .map((name) => join(CORPUS, name));
+  return [join(FIXTURES, 'baghdad-excerpt-ara1'), join(FIXTURES, 'pages.jsonl')];
+}
+
+/** Starts `main.ts` in its own process and waits for its `listening` log line. */
+export async function startServer(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes('"msg":"listening"')) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`main.ts exited with ${code}`)));
+  });
+  return { url, stop: () => stopProcess(child) };
 }

@@ -1,18 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
-import { stopProcess } from './harness.js';
+import { ROOT, corpusFiles, startServer } from './harness.js';
 import { table, type BenchModule } from './report.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'openiti');
-const FIXTURES = join(ROOT, 'test', 'fixtures', 'library');
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 /** Queries of several kinds: rare words, common words, a Qur'an phrase, names and places. */
@@ -30,30 +25,6 @@ const QUERIES = [
   'الجنة والنار',
   'أيوب',
 ];
-
-/** The real corpus when `../shared` is beside the project, else the test fixtures. */
-function corpusFiles(): string[] {
-  if (existsSync(CORPUS))
-    return readdirSync(CORPUS)
-      .filter((name) => /^\d{4}/.test(name))
-      .map((name) => join(CORPUS, name));
-  return [join(FIXTURES, 'baghdad-excerpt-ara1'), join(FIXTURES, 'pages.jsonl')];
-}
-
-async function startServer(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.includes('"msg":"listening"')) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`main.ts exited with ${code}`)));
-  });
-  return { url, stop: () => stopProcess(child) };
-}
 
 async function measure(url: string, key: string, connections: number): Promise<autocannon.Result> {
   return autocannon({

@@ -62,3 +62,24 @@ export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics): 
   });
   return app;
 }
+
+/**
+ * `ROLE=worker`: opens every subgraph (migrations, start-up jobs) and serves only
+ * liveness and metrics; background consumers register with the subgraphs that own them.
+ */
+export function createWorkerApp(metrics: Metrics): Koa {
+  const app = new Koa();
+  app.silent = true;
+  app.use(async (ctx) => {
+    if (ctx.method === 'GET' && ctx.path === '/health') {
+      ctx.body = { status: 'ok', role: 'worker' };
+    } else if (ctx.method === 'GET' && ctx.path === '/metrics') {
+      ctx.type = metrics.registry.contentType;
+      ctx.body = await metrics.registry.metrics();
+    } else {
+      ctx.status = 404;
+      ctx.body = { error: `no route for ${ctx.method} ${ctx.path}`, code: 'not_found' };
+    }
+  });
+  return app;
+}

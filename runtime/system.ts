@@ -10,7 +10,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgre
 import { listen, type Listening } from './http/listen.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { createSubgraphApp } from './subgraph-server.js';
+import { createSubgraphApp, createWorkerApp } from './subgraph-server.js';
 
 export const SUPERGRAPH_PATH = join(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -109,6 +109,12 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       const databaseUrl = await database(config, logger, stack);
       const running = await subgraphs([name], config, databaseUrl, logger, metrics, stack);
       const http = await listen(createSubgraphApp(running[name]!, metrics), config.port, config.host);
+      return finish(config, logger, stack, http, metrics, databaseUrl);
+    }
+    if (config.role === 'worker') {
+      const databaseUrl = await database(config, logger, stack);
+      await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack);
+      const http = await listen(createWorkerApp(metrics), config.port, config.host);
       return finish(config, logger, stack, http, metrics, databaseUrl);
     }
     let databaseUrl: string | undefined;

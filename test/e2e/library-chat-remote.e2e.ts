@@ -45,10 +45,7 @@ beforeAll(async () => {
     if (name === 'library') library = system;
     urls[`SUBGRAPH_${name.toUpperCase()}_URL`] = `${system.url}/graphql`;
   }
-  gateway = await startSystem(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ROLE: 'gateway', ...urls }),
-    logger,
-  );
+  gateway = await startSystem(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ROLE: 'gateway', ...urls }), logger);
   started.push(gateway);
   const imported = await fetch(`${gateway.url}/admin/import`, {
     method: 'POST',

@@ -65,3 +65,21 @@ describe('gateway against HTTP subgraphs', () => {
     expect(body.errors[0]?.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });
+
+describe('ROLE=worker', () => {
+  it('applies migrations and serves only liveness and metrics', async () => {
+    const database = await createTestDatabase();
+    const worker = await startSystem(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ROLE: 'worker', DATABASE_URL: database.url, DEMO_LIBRARY: 'false' }),
+      createLogger('silent'),
+    );
+    try {
+      expect(await (await fetch(`${worker.url}/health`)).json()).toEqual({ status: 'ok', role: 'worker' });
+      expect((await fetch(`${worker.url}/metrics`)).status).toBe(200);
+      expect((await fetch(`${worker.url}/healthz`)).status).toBe(404);
+    } finally {
+      await worker.stop();
+      await database.drop();
+    }
+  });
+});
