@@ -3,8 +3,6 @@ import { configOrExit } from './runtime/config-or-exit.js';
 import { createLogger } from './runtime/logger.js';
 import { startSystem, type System } from './runtime/system.js';
 
-process.env.APOLLO_TELEMETRY_DISABLED = '1';
-
 const config = configOrExit();
 
 const logger = createLogger(config.logLevel, { role: config.role });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 export const BENCHMARKS_FILE = join(import.meta.dirname, '..', 'docs', 'benchmarks.md');
@@ -13,7 +13,7 @@ export interface BenchModule {
 
 export function machine(): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  return `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
+  return `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}, load average ${loadavg()[0]!.toFixed(2)} at start`;
 }
 
 export function median(values: readonly number[]): number {

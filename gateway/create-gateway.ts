@@ -60,6 +60,8 @@ function formatGatewayError(logger: Logger) {
  * graphql-armor limits, hidden field suggestions and operation metrics.
  */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  // @apollo/gateway 2.14 reports usage to Apollo unless told not to; this service reports nothing.
+  process.env.APOLLO_TELEMETRY_DISABLED = '1';
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
     buildService({ name, url }): GraphQLDataSource<GatewayContext> {
