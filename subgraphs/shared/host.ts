@@ -1,4 +1,5 @@
-import { graphql, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { execute, type ExecutionResult, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { DocumentCache } from './document-cache.js';
 import type { Config } from '../../runtime/config.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { RequestHeaders, SubgraphContext } from './context.js';
@@ -45,13 +46,14 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
     const runtime: SubgraphRuntime = { config: options.config, orm, database: module.database, logger };
     const services = module.createServices(runtime);
     const schema = await buildSubgraph(module, services);
+    const documents = new DocumentCache(schema);
     const streams = bindStreams(module, (owner, wanted) => servicesFor(services, owner, wanted));
     await module.onReady?.(runtime);
     return {
       name: module.name,
       schema,
       orm,
-      execute: (request, headers) => executeSubgraph(schema, orm, logger, request, headers),
+      execute: (request, headers) => executeSubgraph(schema, documents, orm, logger, request, headers),
       openStream: (request, headers, signal) =>
         openStream(streams.get(request.name), request, subgraphContext(orm, logger, headers), signal),
       async close() {
@@ -81,19 +83,23 @@ function subgraphContext(orm: SubgraphOrm, logger: Logger, headers: RequestHeade
 /** The one execution path of every subgraph: a forked EntityManager, then errors formatted once. */
 async function executeSubgraph(
   schema: GraphQLSchema,
+  documents: DocumentCache,
   orm: SubgraphOrm,
   logger: Logger,
   request: SubgraphRequest,
   headers: RequestHeaders,
 ): Promise<SubgraphResponse> {
   const context = subgraphContext(orm, logger, headers);
-  const result = await graphql({
-    schema,
-    source: request.query,
-    variableValues: request.variables ?? undefined,
-    operationName: request.operationName ?? undefined,
-    contextValue: context,
-  });
+  const document = documents.document(request.query);
+  const result: ExecutionResult = Array.isArray(document)
+    ? { errors: document as readonly GraphQLError[] }
+    : await execute({
+        schema,
+        document: document as Exclude<typeof document, readonly GraphQLError[]>,
+        variableValues: request.variables ?? undefined,
+        operationName: request.operationName ?? undefined,
+        contextValue: context,
+      });
   const extensions = Object.keys(context.extensions).length > 0 ? { extensions: context.extensions } : {};
   if (!result.errors?.length) return { data: result.data, ...extensions };
   return {
