@@ -1,23 +1,13 @@
+import { passageBody, type PassageData } from './library-content-shapes.js';
+
 /**
  * Wire shapes of the library's chat paths, in the chat-completions format the `openai`
  * SDK reads, plus the service's `library` block: `{hits, ai, sources}`. Links are built
  * from the request's base URL, as for retrieval.
  */
 
-export interface ChatPassageData {
-  id: string;
-  bookId: string;
-  book: string;
-  category: string;
-  authors: string[];
-  part: string;
-  page: number;
-  score: number;
-  start: number;
-  length: number;
-  pageChars: number;
-  text: string;
-}
+/** A passage as the chat sources carry it: the retrieval passage without the page text. */
+export type ChatPassageData = Omit<PassageData, 'pageText'>;
 
 export interface ChatSourceData {
   ref: number;
@@ -58,29 +48,9 @@ export interface ModelData {
   ownedBy: string;
 }
 
-const pageUrl = (base: string, id: string) => `${base}/v1/page?id=${encodeURIComponent(id)}`;
-const bookUrl = (base: string, id: string) => `${base}/v1/book?id=${encodeURIComponent(id)}`;
-
 /** A source: the seed's Passage fields, plus `ref`, the number the answer cites it by. */
 export function sourceBody({ ref, passage }: ChatSourceData, base: string): Record<string, unknown> {
-  return {
-    ref,
-    id: passage.id,
-    page_id: passage.id,
-    book_id: passage.bookId,
-    book: passage.book,
-    category: passage.category,
-    authors: passage.authors.join('; '),
-    part: passage.part,
-    page: passage.page,
-    score: passage.score,
-    start: passage.start,
-    length: passage.length,
-    page_chars: passage.pageChars,
-    text: passage.text,
-    url: pageUrl(base, passage.id),
-    book_url: bookUrl(base, passage.bookId),
-  };
+  return { ref, ...passageBody({ ...passage, pageText: null }, base), page: passage.page };
 }
 
 export function libraryBlock(grounding: GroundingData, base: string): Record<string, unknown> {
