@@ -1,6 +1,6 @@
 import type { GraphQLFormattedError } from 'graphql';
 import type { RequestHeaders } from '../subgraphs/shared/context.js';
-import { CLIENT_GONE, StreamFailure, type StreamOpening, type StreamRequest } from '../subgraphs/shared/streams.js';
+import { CLIENT_GONE, STREAM_INPUT_HEADER, StreamFailure, type StreamOpening, type StreamRequest } from '../subgraphs/shared/streams.js';
 import type { StreamSource } from './stream-sources.js';
 
 /**
@@ -51,17 +51,25 @@ export class RemoteStreamSource implements StreamSource {
   constructor(private readonly baseUrl: string) {}
 
   async open(request: StreamRequest, headers: RequestHeaders, signal: AbortSignal): Promise<StreamOpening> {
-    const sent: Record<string, string> = { 'content-type': 'application/json', accept: 'application/x-ndjson' };
+    const sent: Record<string, string> = { accept: 'application/x-ndjson' };
     for (const [name, value] of Object.entries(headers)) if (value !== undefined) sent[name] = value;
+    // An upload's body is piped through as it arrives, its input riding in a header.
+    if (request.body) {
+      sent['content-type'] = 'application/octet-stream';
+      sent[STREAM_INPUT_HEADER] = encodeURIComponent(JSON.stringify(request.input ?? null));
+    } else {
+      sent['content-type'] = 'application/json';
+    }
     let lines: AsyncGenerator<StreamLine>;
     let head: StreamLine | undefined;
     try {
       const response = await fetch(`${this.baseUrl}/${encodeURIComponent(request.name)}`, {
         method: 'POST',
         headers: sent,
-        body: JSON.stringify({ input: request.input }),
+        body: request.body ? (request.body as unknown as ReadableStream<Uint8Array>) : JSON.stringify({ input: request.input }),
         signal,
-      });
+        ...(request.body ? { duplex: 'half' } : {}),
+      } as RequestInit);
       if (!response.ok || !response.body) {
         await response.body?.cancel();
         return { ok: false, extensions: {}, error: upstreamFailed(`the subgraph stream answered ${response.status}`) };

@@ -40,10 +40,16 @@ export class StreamSources {
   }
 
   /** Opens a stream with the caller's forwarded headers; its edge facts join the request's like a subgraph response's. */
-  async open(name: string, input: unknown, context: GatewayContext, signal: AbortSignal): Promise<StreamOpening> {
+  async open(
+    name: string,
+    input: unknown,
+    context: GatewayContext,
+    signal: AbortSignal,
+    body?: AsyncIterable<Uint8Array>,
+  ): Promise<StreamOpening> {
     const source = this.sources.get(name);
     if (!source) throw new Error(`no subgraph declares the stream ${name}`);
-    const opening = await source.open({ name, input }, forwardedHeaders(context), signal);
+    const opening = await source.open({ name, input, body }, forwardedHeaders(context), signal);
     Object.assign(context.subgraphExtensions, opening.extensions);
     return opening;
   }

@@ -42,7 +42,7 @@ function queryOf(ctx: Context): Record<string, string | undefined> {
 }
 
 async function inputOf(ctx: Context, route: RouteDefinition, baseUrl: string): Promise<RouteInput> {
-  const wantsBody = route.body ? route.body !== 'none' : ['POST', 'PUT', 'PATCH'].includes(route.method);
+  const wantsBody = route.body ? route.body !== 'none' && route.body !== 'upload' : ['POST', 'PUT', 'PATCH'].includes(route.method);
   let body: unknown;
   if (wantsBody) {
     try {
@@ -64,9 +64,10 @@ async function inputOf(ctx: Context, route: RouteDefinition, baseUrl: string): P
  * of a streaming operation as server-sent events (`event-stream.ts`, ADR 0006).
  */
 export function routeHandler(route: RouteDefinition, deps: HandlerDeps): Middleware {
+  const { streams } = deps;
+  if (route.body === 'upload') return uploadHandler(route, deps);
   const document = route.operation ? deps.operations.get(route.operation) : undefined;
   if (route.operation && !document) throw new Error(`route ${route.method} ${route.path}: unknown operation ${route.operation}`);
-  const { streams } = deps;
   if (route.stream && streams && !streams.has(route.stream.operation)) {
     throw new Error(`route ${route.method} ${route.path}: unknown stream ${route.stream.operation}`);
   }
@@ -93,6 +94,40 @@ export function routeHandler(route: RouteDefinition, deps: HandlerDeps): Middlew
         data = (result.data ?? {}) as Record<string, unknown>;
       }
       const outcome = route.respond(data, input);
+      if (outcome instanceof FacadeError) throw outcome;
+      send(ctx, outcome);
+    } catch (error) {
+      if (!(error instanceof FacadeError)) ctx.state.logger?.error({ err: error }, 'unexpected facade error');
+      sendError(ctx, route.family, error);
+    }
+  };
+}
+
+/**
+ * A route whose body is an upload: the request body goes unread to the streaming
+ * operation (in this process or over HTTP), so memory does not grow with its size.
+ */
+function uploadHandler(route: RouteDefinition, deps: HandlerDeps): Middleware {
+  const name = route.operation;
+  if (!name || !deps.streams?.has(name)) throw new Error(`route ${route.method} ${route.path}: unknown upload stream ${name}`);
+  const streams = deps.streams;
+  return async (ctx) => {
+    try {
+      const input = await inputOf(ctx, route, deps.baseUrlFor(ctx));
+      const contextValue = deps.contextFor(ctx);
+      const controller = new AbortController();
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) controller.abort();
+      });
+      const opening = await streams.open(name, route.variables?.(input) ?? {}, contextValue, controller.signal, ctx.req);
+      for (const [header, value] of Object.entries(edgeHeaders(contextValue.subgraphExtensions))) ctx.set(header, value);
+      if (!opening.ok) throw FacadeError.fromGraphQL(opening.error);
+      let data: unknown;
+      for await (const event of opening.events) {
+        data = event;
+        break;
+      }
+      const outcome = route.respond({ [name]: data }, input);
       if (outcome instanceof FacadeError) throw outcome;
       send(ctx, outcome);
     } catch (error) {

@@ -32,8 +32,13 @@ export interface RouteDefinition {
   readonly path: string;
   readonly family: Family;
   readonly operation?: string;
-  /** `json` (default for POST/PUT/PATCH), `text` (the raw body as a string, e.g. a file to import) or `none`. */
-  readonly body?: 'json' | 'text' | 'none';
+  /**
+   * `json` (default for POST/PUT/PATCH), `text` (the raw body as a string), `none`, or
+   * `upload`: the body is not read here but streamed, as it arrives, to the streaming
+   * operation named by `operation` (e.g. a file to import, whatever its size); its one
+   * event is the data `respond` receives, under the operation's name.
+   */
+  readonly body?: 'json' | 'text' | 'none' | 'upload';
   /** Largest body accepted, in bytes (default 1 MiB). */
   readonly bodyLimit?: number;
   readonly variables?: (input: RouteInput) => Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
-import { StreamFailure, type StreamOpening } from '../subgraphs/shared/streams.js';
+import { STREAM_INPUT_HEADER, StreamFailure, type StreamOpening } from '../subgraphs/shared/streams.js';
 import { BodyError, readJsonBody } from './http/body.js';
 
 /** `POST /streams/<name>`: a name as modules declare them. */
@@ -30,9 +30,20 @@ async function* lines(opening: Extract<StreamOpening, { ok: true }>): AsyncGener
  */
 export async function serveStream(ctx: Context, subgraph: RunningSubgraph, name: string): Promise<void> {
   let body: unknown;
+  let upload: AsyncIterable<Uint8Array> | undefined;
   try {
-    body = await readJsonBody(ctx, 1_048_576);
+    if (ctx.request.type === 'application/octet-stream') {
+      body = { input: JSON.parse(decodeURIComponent(ctx.get(STREAM_INPUT_HEADER) || 'null')) as unknown };
+      upload = ctx.req;
+    } else {
+      body = await readJsonBody(ctx, 1_048_576);
+    }
   } catch (error) {
+    if (error instanceof SyntaxError || error instanceof URIError) {
+      ctx.status = 400;
+      ctx.body = { errors: [{ message: `malformed ${STREAM_INPUT_HEADER} header`, extensions: { code: 'BAD_REQUEST' } }] };
+      return;
+    }
     if (!(error instanceof BodyError)) throw error;
     ctx.status = error.status;
     ctx.body = { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] };
@@ -45,7 +56,7 @@ export async function serveStream(ctx: Context, subgraph: RunningSubgraph, name:
     if (!ctx.res.writableFinished) controller.abort();
   });
   const input = (body as { input?: unknown } | undefined)?.input;
-  const opening = await subgraph.openStream({ name, input }, headers, controller.signal);
+  const opening = await subgraph.openStream({ name, input, body: upload }, headers, controller.signal);
   ctx.status = 200;
   ctx.type = 'application/x-ndjson';
   ctx.set('Cache-Control', 'no-cache');

@@ -148,12 +148,11 @@ export const libraryContentRoutes: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/admin/import',
     family: 'library-admin',
-    operation: 'LibraryImport',
-    body: 'text',
-    bodyLimit: 64 * 1024 * 1024,
-    variables: (input) => ({ format: importFormat(input), content: input.body as string, bookId: text(input, 'book_id') }),
+    operation: 'libraryImportFile',
+    body: 'upload',
+    variables: (input) => ({ format: importFormat(input), bookId: text(input, 'book_id') }),
     respond: (data) => {
-      const result = data.libraryImport as { bookId: string; parts: number; pages: number; books: Array<Record<string, unknown>> };
+      const result = data.libraryImportFile as { bookId: string; parts: number; pages: number; books: Array<Record<string, unknown>> };
       return {
         body: {
           book_id: result.bookId,

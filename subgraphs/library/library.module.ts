@@ -1,6 +1,7 @@
 import { serviceMap, type SubgraphModule } from '../shared/subgraph.js';
 import { accountsEntities, accountsResolvers, createAccountsServices } from './accounts/accounts.module.js';
 import { chatResolvers, chatStreams, createChatServices } from './chat/chat.module.js';
+import { importStreams } from './import/import.stream.js';
 import { LibraryHealthResolver } from './health/library-health.resolver.js';
 import { LibraryHealthService } from './health/library-health.service.js';
 import { contentEntities, contentResolvers, createContentServices, loadDemoOnFirstStart } from './library-content.js';
@@ -19,6 +20,6 @@ export const libraryModule: SubgraphModule = {
       ...createChatServices(runtime, content.engine),
     );
   },
-  streams: chatStreams,
+  streams: { ...chatStreams, ...importStreams },
   onReady: loadDemoOnFirstStart,
 };

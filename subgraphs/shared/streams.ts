@@ -14,7 +14,13 @@ import type { SubgraphModule } from './subgraph.js';
  */
 
 /** One streaming operation bound to its services: the events of one request, stopped by `signal`. */
-export type StreamHandler = (input: unknown, ctx: SubgraphContext, signal: AbortSignal) => AsyncIterable<unknown>;
+export type StreamHandler = (
+  input: unknown,
+  ctx: SubgraphContext,
+  signal: AbortSignal,
+  /** The raw request body of an upload (e.g. a file to import), read as it arrives; absent otherwise. */
+  body?: AsyncIterable<Uint8Array>,
+) => AsyncIterable<unknown>;
 
 type Instances<T extends readonly ClassType[]> = { -readonly [K in keyof T]: T[K] extends ClassType<infer I> ? I : never };
 
@@ -31,10 +37,15 @@ export function defineStream<const T extends readonly ClassType[]>(
   return { inject, create: create as unknown as StreamOperation['create'] };
 }
 
+/** Header carrying an upload's input (URI-encoded JSON) to a remote stream endpoint. */
+export const STREAM_INPUT_HEADER = 'x-stream-input';
+
 export interface StreamRequest {
   readonly name: string;
   /** The operation's input; the REST facade sends the variables of the route's GraphQL operation. */
   readonly input: unknown;
+  /** An upload's raw body, passed through unread so its size never sits in memory. */
+  readonly body?: AsyncIterable<Uint8Array>;
 }
 
 /**
@@ -104,7 +115,7 @@ export async function openStream(
   let iterator: AsyncIterator<unknown>;
   let first: IteratorResult<unknown>;
   try {
-    iterator = handler(request.input, ctx, signal)[Symbol.asyncIterator]();
+    iterator = handler(request.input, ctx, signal, request.body)[Symbol.asyncIterator]();
     first = await iterator.next();
   } catch (error) {
     return { ok: false, extensions: ctx.extensions, error: signal.aborted ? CLIENT_GONE : formatStreamError(error, ctx.logger) };

@@ -4,10 +4,8 @@ import { AccountsError } from '../accounts/accounts.errors.js';
 import { AdminTokenCheck } from '../accounts/admin-token.js';
 import { LibraryError } from '../library-errors.js';
 import { LibraryImportService } from './library-import.service.js';
-import { LibraryImportResult } from './import.types.js';
+import { IMPORT_FORMATS, importResult, LibraryImportResult } from './import.types.js';
 import type { ImportFormat } from './sources.js';
-
-const FORMATS: readonly ImportFormat[] = ['openiti', 'jsonl'];
 
 @Resolver()
 export class ImportResolver {
@@ -26,16 +24,11 @@ export class ImportResolver {
     @Arg('bookId', () => String, { nullable: true, description: 'Store the book under this id.' }) bookId: string | null,
   ): Promise<LibraryImportResult> {
     if (!this.adminToken.matches(ctx.headers['x-admin-token'])) throw AccountsError.adminUnauthorized();
-    if (!FORMATS.includes(format as ImportFormat)) {
-      throw LibraryError.invalidImport(`format must be one of ${FORMATS.join(', ')}`, null, 'content-type');
+    if (!IMPORT_FORMATS.includes(format as ImportFormat)) {
+      throw LibraryError.invalidImport(`format must be one of ${IMPORT_FORMATS.join(', ')}`, null, 'content-type');
     }
     const books = await this.importer.importText(ctx.em, format as ImportFormat, content, bookId?.trim() ? { bookId: bookId.trim() } : {});
     if (books.length === 0) throw LibraryError.invalidImport('the file holds no book', null, null);
-    return Object.assign(new LibraryImportResult(), {
-      bookId: books[0]!.bookId,
-      parts: books.reduce((sum, book) => sum + book.parts, 0),
-      pages: books.reduce((sum, book) => sum + book.pages, 0),
-      books,
-    });
+    return importResult(books);
   }
 }

@@ -1,4 +1,6 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import type { ImportedBook } from './library-import.service.js';
+import type { ImportFormat } from './sources.js';
 
 @ObjectType({ description: 'One book stored by an import.' })
 export class LibraryImportedBook {
@@ -28,4 +30,16 @@ export class LibraryImportResult {
 
   @Field(() => [LibraryImportedBook])
   books!: LibraryImportedBook[];
+}
+
+export const IMPORT_FORMATS: readonly ImportFormat[] = ['openiti', 'jsonl'];
+
+/** The result of an import: its first book's id and the totals of all books it stored. */
+export function importResult(books: readonly ImportedBook[]): LibraryImportResult {
+  return Object.assign(new LibraryImportResult(), {
+    bookId: books[0]!.bookId,
+    parts: books.reduce((sum, book) => sum + book.parts, 0),
+    pages: books.reduce((sum, book) => sum + book.pages, 0),
+    books: books.map((book) => Object.assign(new LibraryImportedBook(), book)),
+  });
 }
