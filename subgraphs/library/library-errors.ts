@@ -37,6 +37,16 @@ export class LibraryError extends DomainError {
   }
 
   /** A malformed import file; `validation` is the admin family's `detail` list. */
+  /** The upload's `Content-Type` names no import format. */
+  static unknownImportFormat(formats: readonly string[]): LibraryError {
+    const message = `format must be one of ${formats.join(', ')}`;
+    return new LibraryError(LibraryErrorCode.invalid_import, message, {
+      param: 'content-type',
+      details: [{ field: 'content-type', message }],
+      meta: { validation: [{ loc: ['header', 'content-type'], msg: message, type: 'value_error', input: null, ctx: { formats } }] },
+    });
+  }
+
   static invalidImport(message: string, line: number | null, field: string | null): LibraryError {
     const loc: Array<string | number> = ['body'];
     if (line !== null) loc.push(line);

@@ -90,6 +90,6 @@ describe('admin import through a gateway and a remote library subgraph', () => {
   it('answers 422 for a content type that is no import format', async () => {
     const response = await upload('hello', 'image/png');
     expect(response.status).toBe(422);
-    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]?.loc).toEqual(['body', 'content-type']);
+    expect(((await response.json()) as { detail: Array<{ loc: unknown[] }> }).detail[0]?.loc).toEqual(['header', 'content-type']);
   });
 });

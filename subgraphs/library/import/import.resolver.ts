@@ -25,7 +25,7 @@ export class ImportResolver {
   ): Promise<LibraryImportResult> {
     if (!this.adminToken.matches(ctx.headers['x-admin-token'])) throw AccountsError.adminUnauthorized();
     if (!IMPORT_FORMATS.includes(format as ImportFormat)) {
-      throw LibraryError.invalidImport(`format must be one of ${IMPORT_FORMATS.join(', ')}`, null, 'content-type');
+      throw LibraryError.unknownImportFormat(IMPORT_FORMATS);
     }
     const books = await this.importer.importText(ctx.em, format as ImportFormat, content, bookId?.trim() ? { bookId: bookId.trim() } : {});
     if (books.length === 0) throw LibraryError.invalidImport('the file holds no book', null, null);

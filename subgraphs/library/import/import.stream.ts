@@ -26,7 +26,7 @@ export const importStreams = {
         if (!adminToken.matches(ctx.headers['x-admin-token'])) throw AccountsError.adminUnauthorized();
         const { format, bookId } = (input ?? {}) as ImportUploadInput;
         if (!IMPORT_FORMATS.includes(format as ImportFormat)) {
-          throw LibraryError.invalidImport(`format must be one of ${IMPORT_FORMATS.join(', ')}`, null, 'content-type');
+          throw LibraryError.unknownImportFormat(IMPORT_FORMATS);
         }
         if (!body) throw LibraryError.invalidImport('the request holds no file', null, null);
         const lines = createInterface({ input: Readable.from(body), crlfDelay: Infinity });
