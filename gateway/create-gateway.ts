@@ -98,7 +98,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   await server.start();
   return {
     server,
-    streams: createStreamSources(options.streamOwners ?? {}, options.subgraphs),
+    streams: createStreamSources(options.streamOwners ?? {}, options.subgraphs, options.metrics),
     stop: () => server.stop(),
   };
 }

@@ -1,4 +1,5 @@
 import type { SubgraphName } from '../runtime/config.js';
+import type { Metrics } from '../runtime/metrics.js';
 import type { RequestHeaders } from '../subgraphs/shared/context.js';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import type { StreamOpening, StreamRequest } from '../subgraphs/shared/streams.js';
@@ -33,7 +34,10 @@ export function streamsUrlFor(graphqlUrl: string): string {
 
 /** The streaming operations the edge can open, each routed to the subgraph that declares it. */
 export class StreamSources {
-  constructor(private readonly sources: ReadonlyMap<string, StreamSource>) {}
+  constructor(
+    private readonly sources: ReadonlyMap<string, StreamSource>,
+    private readonly metrics?: Metrics,
+  ) {}
 
   has(name: string): boolean {
     return this.sources.has(name);
@@ -51,6 +55,7 @@ export class StreamSources {
     if (!source) throw new Error(`no subgraph declares the stream ${name}`);
     const opening = await source.open({ name, input, body }, forwardedHeaders(context), signal);
     Object.assign(context.subgraphExtensions, opening.extensions);
+    this.metrics?.streamOperations.inc({ operation: name, outcome: opening.ok ? 'opened' : 'refused' });
     return opening;
   }
 }
@@ -59,11 +64,12 @@ export class StreamSources {
 export function createStreamSources(
   owners: Readonly<Record<string, SubgraphName>>,
   targets: Readonly<Record<SubgraphName, RunningSubgraph | string>>,
+  metrics?: Metrics,
 ): StreamSources {
   const sources = new Map<string, StreamSource>();
   for (const [name, subgraph] of Object.entries(owners)) {
     const target = targets[subgraph];
     sources.set(name, typeof target === 'string' ? new RemoteStreamSource(streamsUrlFor(target)) : new InProcessStreamSource(target));
   }
-  return new StreamSources(sources);
+  return new StreamSources(sources, metrics);
 }

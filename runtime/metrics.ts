@@ -12,6 +12,8 @@ export interface Metrics {
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly graphqlOperations: Counter<'operation' | 'type' | 'outcome'>;
+  /** Streaming operations (SSE chat, uploads) opened through the gateway, which Apollo's plugins never see. */
+  readonly streamOperations: Counter<'operation' | 'outcome'>;
   /** Registers a source of connection-pool figures for one subgraph. */
   addPool(subgraph: string, read: () => PoolStats | undefined): void;
 }
@@ -65,6 +67,12 @@ export function createMetrics(): Metrics {
       name: 'qantara_graphql_operations_total',
       help: 'GraphQL operations executed by the gateway, by name, type and outcome.',
       labelNames: ['operation', 'type', 'outcome'],
+      registers: [registry],
+    }),
+    streamOperations: new Counter({
+      name: 'qantara_stream_operations_total',
+      help: 'Streaming operations opened by the gateway, by name and outcome (opened or refused).',
+      labelNames: ['operation', 'outcome'],
       registers: [registry],
     }),
     addPool(subgraph, read) {

@@ -281,3 +281,12 @@ describe('GraphQL libraryChat', () => {
     expect(body.data!.libraryChat.sources.map((source) => source.passage.id)).toContain(`${BOOK}-1`);
   });
 });
+
+describe('stream metrics', () => {
+  it('counts streaming operations on /metrics, which Apollo plugins never see', async () => {
+    const stream = await client.chat.completions.create({ model: 'library-rag', messages: ask(QUESTION), stream: true });
+    for await (const chunk of stream) void chunk;
+    const text = await (await stack.fetch('/metrics')).text();
+    expect(text).toMatch(/qantara_stream_operations_total\{operation="libraryChatCompletion",outcome="opened"\} [1-9]\d*/);
+  });
+});
