@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../runtime/config.js';
-import { createLogger } from '../../runtime/logger.js';
-import { startSystem, type System } from '../../runtime/system.js';
-import { createTestDatabase } from '../support/database.js';
+import type { System } from '../../runtime/system.js';
+import { startDistributed, type DistributedStack } from '../support/distributed.js';
 import { FIXTURE } from '../support/library-content.js';
 import { ADMIN_TOKEN, json } from '../support/library-keys.js';
 import { startFakeUpstream, TOKENS, type FakeUpstream } from '../support/openai-upstream.js';
@@ -18,35 +16,17 @@ import { startFakeUpstream, TOKENS, type FakeUpstream } from '../support/openai-
 const QUESTION = 'متى كان دخول المأمون بغداد مقدمه من خراسان؟';
 const ask = [{ role: 'user' as const, content: QUESTION }];
 
-const started: System[] = [];
+let stack: DistributedStack;
 let library: System;
 let gateway: System;
 let upstream: FakeUpstream;
 let client: OpenAI;
-let drop: () => Promise<void>;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  const database = await createTestDatabase();
-  drop = database.drop;
-  const logger = createLogger('silent');
-  const base = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: database.url,
-    DEMO_LIBRARY: 'false',
-  };
-  const urls: Record<string, string> = {};
-  for (const name of ['library', 'research', 'operations']) {
-    const llm = name === 'library' ? { ADMIN_TOKEN, LLM_BASE_URL: upstream.url, LLM_MODEL: 'fake-llm', LLM_TIMEOUT_MS: '1500' } : {};
-    const system = await startSystem(loadConfig({ ...base, ...llm, ROLE: `subgraph:${name}` }), logger);
-    started.push(system);
-    if (name === 'library') library = system;
-    urls[`SUBGRAPH_${name.toUpperCase()}_URL`] = `${system.url}/graphql`;
-  }
-  gateway = await startSystem(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ROLE: 'gateway', ...urls }), logger);
-  started.push(gateway);
+  stack = await startDistributed({}, { ADMIN_TOKEN, LLM_BASE_URL: upstream.url, LLM_MODEL: 'fake-llm', LLM_TIMEOUT_MS: '1500' });
+  library = stack.subgraphs.library;
+  gateway = stack.gateway;
   const imported = await fetch(`${gateway.url}/admin/import`, {
     method: 'POST',
     headers: { 'content-type': 'text/markdown', 'x-admin-token': ADMIN_TOKEN },
@@ -60,8 +40,7 @@ beforeAll(async () => {
   client = new OpenAI({ apiKey: ((await issued.json()) as { key: string }).key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 });
 afterAll(async () => {
-  for (const system of started.reverse()) await system.stop();
-  await drop?.();
+  await stack?.stop();
   await upstream?.close();
 });
 beforeEach(() => {

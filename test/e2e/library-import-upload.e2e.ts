@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../runtime/config.js';
-import { createLogger } from '../../runtime/logger.js';
-import { startSystem, type System } from '../../runtime/system.js';
-import { createTestDatabase } from '../support/database.js';
+import type { System } from '../../runtime/system.js';
+import { startDistributed, type DistributedStack } from '../support/distributed.js';
 import { FIXTURE } from '../support/library-content.js';
 import { ADMIN_TOKEN, json } from '../support/library-keys.js';
 
@@ -12,28 +10,16 @@ import { ADMIN_TOKEN, json } from '../support/library-keys.js';
  * also when the library subgraph is another process (`ROLE=subgraph:library`).
  */
 
-const started: System[] = [];
+let stack: DistributedStack;
 let gateway: System;
-let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  drop = database.drop;
-  const logger = createLogger('silent');
-  const base = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: database.url, DEMO_LIBRARY: 'false', ADMIN_TOKEN };
-  const urls: Record<string, string> = {};
-  for (const name of ['library', 'research', 'operations']) {
-    const system = await startSystem(loadConfig({ ...base, ROLE: `subgraph:${name}` }), logger);
-    started.push(system);
-    urls[`SUBGRAPH_${name.toUpperCase()}_URL`] = `${system.url}/graphql`;
-  }
-  gateway = await startSystem(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ROLE: 'gateway', ...urls }), logger);
-  started.push(gateway);
+  stack = await startDistributed({ ADMIN_TOKEN });
+  gateway = stack.gateway;
 });
 
 afterAll(async () => {
-  for (const system of started.reverse()) await system.stop();
-  await drop?.();
+  await stack?.stop();
 });
 
 /** A request body that arrives in pieces, with pauses, and no Content-Length. */

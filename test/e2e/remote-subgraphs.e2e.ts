@@ -3,30 +3,19 @@ import { loadConfig } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
 import { startSystem, type System } from '../../runtime/system.js';
 import { createTestDatabase } from '../support/database.js';
+import { startDistributed, type DistributedStack } from '../support/distributed.js';
 
-const started: System[] = [];
+let stack: DistributedStack;
 let gateway: System;
-let drop: () => Promise<void>;
 
 /** The distributed deployment: three `ROLE=subgraph:<name>` servers and one `ROLE=gateway`, over HTTP. */
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  drop = database.drop;
-  const logger = createLogger('silent');
-  const base = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: database.url, DEMO_LIBRARY: 'false' };
-  const urls: Record<string, string> = {};
-  for (const name of ['library', 'research', 'operations']) {
-    const system = await startSystem(loadConfig({ ...base, ROLE: `subgraph:${name}` }), logger);
-    started.push(system);
-    urls[`SUBGRAPH_${name.toUpperCase()}_URL`] = `${system.url}/graphql`;
-  }
-  gateway = await startSystem(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ROLE: 'gateway', ...urls }), logger);
-  started.push(gateway);
+  stack = await startDistributed();
+  gateway = stack.gateway;
 });
 
 afterAll(async () => {
-  for (const system of started.reverse()) await system.stop();
-  await drop?.();
+  await stack?.stop();
 });
 
 describe('gateway against HTTP subgraphs', () => {
