@@ -1,6 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
@@ -89,4 +93,60 @@ export async function startServer(env: Record<string, string>): Promise<{ url: s
     child.once('exit', (code) => reject(new Error(`main.ts exited with ${code}`)));
   });
   return { url, stop: () => stopProcess(child) };
+}
+
+export interface LibraryServer {
+  readonly url: string;
+  /** A key of the `unlimited` plan. */
+  readonly key: string;
+  readonly adminToken: string;
+  /** Books and pages the OpenITI import added (besides the demo Qur'an). */
+  readonly books: string;
+  readonly pages: string;
+  /** Scratch directory of this server, removed by `stop`. */
+  readonly dir: string;
+  stop(): Promise<void>;
+}
+
+const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+/**
+ * A server in its own process on its own embedded PostgreSQL, holding the demo Qur'an
+ * and the corpus imported through `npm run import`, with an `unlimited` key issued.
+ */
+export async function startLibraryServer(): Promise<LibraryServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'qantara-bench-library-'));
+  const database = await startEmbeddedPostgres(join(dir, 'pg'));
+  const env = {
+    DATABASE_URL: database.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DEMO_LIBRARY: 'true',
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+  };
+  let server: { url: string; stop: () => Promise<void> } | undefined;
+  const stop = async () => {
+    await server?.stop();
+    await database.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    server = await startServer(env);
+    const imported = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...corpusFiles()], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    });
+    const [books = '?', pages = '?'] = /(\d+) book\(s\), (\d+) pages/.exec(imported.stdout)?.slice(1) ?? [];
+    const issued = await fetch(`${server.url}/admin/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': BENCH_ADMIN_TOKEN },
+      body: JSON.stringify({ email: 'bench@example.org', plan: 'unlimited' }),
+    });
+    const { key } = (await issued.json()) as { key: string };
+    return { url: server.url, key, adminToken: BENCH_ADMIN_TOKEN, books, pages, dir, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

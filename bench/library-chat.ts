@@ -1,13 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
-import { ROOT, corpusFiles, startServer } from './harness.js';
+import { loadavg } from 'node:os';
+import { startLibraryServer } from './harness.js';
 import { table, type BenchModule } from './report.js';
 
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const SECONDS = 10;
 
 /** Questions of several kinds, over the demo Qur'an and the OpenITI corpus. */
@@ -80,23 +74,9 @@ function percentile(values: readonly number[], p: number): string {
 
 /** Streamed `/v1/chat/completions` with the extractive answerer, at concurrency 1 and 8, on the imported corpus. */
 async function libraryChat(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'qantara-bench-chat-'));
-  const database = await startEmbeddedPostgres(join(dir, 'pg'));
-  const env = { DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_LIBRARY: 'true', ADMIN_TOKEN };
-  let server: { url: string; stop: () => Promise<void> } | undefined;
+  const server = await startLibraryServer();
+  const { key } = server;
   try {
-    server = await startServer({ ...env, LOG_LEVEL: 'info' });
-    const imported = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...corpusFiles()], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    });
-    const summary = /(\d+) book\(s\), (\d+) pages/.exec(imported.stdout)?.slice(1) ?? ['?', '?'];
-    const issued = await fetch(`${server.url}/admin/keys`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-      body: JSON.stringify({ email: 'bench@example.org', plan: 'unlimited' }),
-    });
-    const { key } = (await issued.json()) as { key: string };
     await run(server.url, key, 8, 3); // warm-up
     const rows: Array<Array<string | number>> = [];
     const load = loadavg()
@@ -135,7 +115,7 @@ async function libraryChat(): Promise<string> {
     return [
       `\`POST /v1/chat/completions\` with \`stream: true\`, extractive answerer (no \`LLM_BASE_URL\`), an \`unlimited\` key, cycling`,
       `through ${QUESTIONS.length} Arabic questions; facade → in-process library stream (key admission, retrieval of 8 passages,`,
-      `sentence selection) → SSE. Library: the demo Qur'an plus ${summary[0]} books, ${summary[1]} pages (\`npm run import\` of the`,
+      `sentence selection) → SSE. Library: the demo Qur'an plus ${server.books} books, ${server.pages} pages (\`npm run import\` of the`,
       `OpenITI corpus), PostgreSQL engine, embedded PostgreSQL on the same machine. Clients are \`fetch\` in this process reading`,
       `the stream to \`[DONE]\`, ${SECONDS} s per run after a 3 s warm-up; every request is a sample. Latencies in ms, p50 / p95.`,
       '"First chunk" is the role + `library` chunk (grounding done); "first text" the first answer delta (the extractive',
@@ -144,9 +124,7 @@ async function libraryChat(): Promise<string> {
       table(['connections', 'first chunk', 'first text', 'total', 'req/s', 'errors'], rows),
     ].join('\n');
   } finally {
-    await server?.stop();
-    await database.stop();
-    await rm(dir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

@@ -1,52 +1,39 @@
 import { execFile } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
-import { ROOT, corpusFiles, startServer } from './harness.js';
+import { ROOT, startLibraryServer, type LibraryServer } from './harness.js';
 import { table, type BenchModule } from './report.js';
 
 const run = promisify(execFile);
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const QQA = join(ROOT, '..', 'shared', 'eval', 'qqa');
 const SCORER = join(QQA, 'eval_retrieval.py');
 
-/** Loads the library as users would (demo Qur'an, OpenITI via the CLI, the QPC via HTTP upload) and returns an unlimited key. */
-async function loadLibrary(url: string, env: Record<string, string>, dir: string): Promise<{ key: string; pages: string }> {
-  const imported = await run(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...corpusFiles()], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
-  });
-  const qpc = join(dir, 'qpc.jsonl');
+/** Adds the scorer's passage collection through the HTTP upload, as an integrator would. */
+async function uploadPassages(server: LibraryServer): Promise<void> {
+  const qpc = join(server.dir, 'qpc.jsonl');
   await run('sh', ['-c', `python3 "${SCORER}" jsonl QQA23_TaskA_QPC_v1.1.tsv > "${qpc}"`], { cwd: QQA });
-  const uploaded = await fetch(`${url}/admin/import`, {
+  const uploaded = await fetch(`${server.url}/admin/import`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-ndjson', 'x-admin-token': ADMIN_TOKEN, 'content-length': String((await stat(qpc)).size) },
+    headers: {
+      'content-type': 'application/x-ndjson',
+      'x-admin-token': server.adminToken,
+      'content-length': String((await stat(qpc)).size),
+    },
     body: Readable.toWeb(createReadStream(qpc)) as ReadableStream<Uint8Array>,
     duplex: 'half',
   } as RequestInit);
   if (!uploaded.ok) throw new Error(`QPC import answered ${uploaded.status}: ${await uploaded.text()}`);
-  const stats = await fetch(`${url}/admin/keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-    body: JSON.stringify({ email: 'quality@example.org', plan: 'unlimited' }),
-  });
-  const pages = /(\d+) book\(s\), (\d+) pages/.exec(imported.stdout)?.[2] ?? '?';
-  return { key: ((await stats.json()) as { key: string }).key, pages };
 }
 
 async function libraryQuality(): Promise<string> {
   if (!existsSync(SCORER)) return "Not measured: the Qur'an QA scorer (`../shared/eval/qqa/`) is not beside the project.";
-  const dir = await mkdtemp(join(tmpdir(), 'qantara-bench-quality-'));
-  const database = await startEmbeddedPostgres(join(dir, 'pg'));
-  const env = { DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DEMO_LIBRARY: 'true', ADMIN_TOKEN };
-  let server: { url: string; stop: () => Promise<void> } | undefined;
+  const server = await startLibraryServer();
   try {
-    server = await startServer(env);
-    const { key, pages } = await loadLibrary(server.url, env, dir);
+    await uploadPassages(server);
+    const { key, pages } = server;
     const args = [
       'score',
       '--base',
@@ -87,9 +74,7 @@ Tuning on the same questions (BM25 k1 1.2): b 0.75 → 0.198, b 0.5 → 0.215, b
 b 0.1 → 0.222; k1 0.6–2.0 moves MAP by under 0.01. Folding medial alefs in stems (كتاب = كتب)
 lowered MAP to 0.198 and was not kept.`;
   } finally {
-    await server?.stop();
-    await database.stop();
-    await rm(dir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

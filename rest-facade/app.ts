@@ -13,6 +13,7 @@ import { routeHandler, sendError } from './handler.js';
 import { loadOperations } from './operations.js';
 import type { RouteDefinition } from './route.js';
 import { ROUTES } from './routes/index.js';
+import { requestHeaders } from '../runtime/http/headers.js';
 
 export interface AppOptions {
   readonly server: ApolloServer<GatewayContext>;
@@ -82,8 +83,7 @@ export function createApp(options: AppOptions): Koa {
   app.silent = true;
   const operations = loadOperations();
   const contextFor = (ctx: Context): GatewayContext => {
-    const headers: Record<string, string | undefined> = {};
-    for (const [name, value] of Object.entries(ctx.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    const headers = requestHeaders(ctx);
     return {
       headers,
       requestId: ctx.state.requestId as string,

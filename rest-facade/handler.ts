@@ -8,6 +8,7 @@ import { serveEventStream } from './event-stream.js';
 import { FacadeError } from './facade-error.js';
 import { ERROR_MAPPERS } from './families.js';
 import type { RouteDefinition, RouteInput, RouteResult } from './route.js';
+import { requestHeaders } from '../runtime/http/headers.js';
 
 export interface HandlerDeps {
   readonly server: ApolloServer<GatewayContext>;
@@ -52,8 +53,7 @@ async function inputOf(ctx: Context, route: RouteDefinition, baseUrl: string): P
       throw error;
     }
   }
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(ctx.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  const headers = requestHeaders(ctx);
   return { params: (ctx.params ?? {}) as Record<string, string>, query: queryOf(ctx), body, headers, baseUrl, path: ctx.path };
 }
 

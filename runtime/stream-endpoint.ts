@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import { STREAM_INPUT_HEADER, StreamFailure, type StreamOpening } from '../subgraphs/shared/streams.js';
 import { BodyError, readJsonBody } from './http/body.js';
+import { requestHeaders } from './http/headers.js';
 
 /** `POST /streams/<name>`: a name as modules declare them. */
 export const STREAM_PATH = /^\/streams\/([A-Za-z][A-Za-z0-9_]{0,63})$/;
@@ -49,8 +50,7 @@ export async function serveStream(ctx: Context, subgraph: RunningSubgraph, name:
     ctx.body = { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] };
     return;
   }
-  const headers: Record<string, string | undefined> = {};
-  for (const [header, value] of Object.entries(ctx.headers)) headers[header] = Array.isArray(value) ? value.join(', ') : value;
+  const headers = requestHeaders(ctx);
   const controller = new AbortController();
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) controller.abort();

@@ -3,6 +3,7 @@ import { BodyError, readJsonBody } from './http/body.js';
 import type { RunningSubgraph, SubgraphRequest } from '../subgraphs/shared/host.js';
 import type { Metrics } from './metrics.js';
 import { serveStream, STREAM_PATH } from './stream-endpoint.js';
+import { requestHeaders } from './http/headers.js';
 
 /**
  * Operations reach a subgraph only through the gateway, which already bounds each
@@ -56,8 +57,7 @@ export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics): 
       ctx.body = { errors: [{ message: 'body must be {query, variables?, operationName?}', extensions: { code: 'BAD_REQUEST' } }] };
       return;
     }
-    const headers: Record<string, string | undefined> = {};
-    for (const [name, value] of Object.entries(ctx.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    const headers = requestHeaders(ctx);
     ctx.body = await subgraph.execute(body, headers);
   });
   return app;
