@@ -64,11 +64,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   process.env.APOLLO_TELEMETRY_DISABLED = '1';
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
-    buildService({ name, url }): GraphQLDataSource<GatewayContext> {
+    // The supergraph's placeholder URLs are ignored: targets come from the configuration.
+    buildService({ name }): GraphQLDataSource<GatewayContext> {
       const target = options.subgraphs[name as SubgraphName];
       if (target === undefined) throw new Error(`no target for subgraph ${name}`);
       return typeof target === 'string' ? new ForwardingRemoteDataSource({ url: target }) : new InProcessDataSource(target);
-      void url;
     },
   });
   const armor = new ApolloArmor(ARMOR_CONFIG).protect();
