@@ -1,3 +1,4 @@
+import { libraryKey } from '../contracts/access.js';
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
@@ -42,7 +43,7 @@ export async function measureAdmission(dataDir: string): Promise<string> {
       const times: number[] = [];
       for (let call = 0; call < CALLS + 200; call += 1) {
         const started = performance.now();
-        await access.admit(context(), 'usage');
+        await access.admit(context(), libraryKey('usage'));
         if (call >= 200) times.push(performance.now() - started);
       }
       return percentiles(times);

@@ -60,11 +60,10 @@ const { id: keyId } = (await issued.json()) as { id: number };
 
 const unmeteredLibrary: SubgraphModule = {
   ...libraryModule,
-  createServices(runtime) {
-    const services = new Map(libraryModule.createServices(runtime));
-    services.set(LibraryAccess, new LibraryAccess(new UsageRepository(), { unmeteredKeyId: keyId }));
-    return services;
-  },
+  createServices: (runtime) => [
+    ...libraryModule.createServices(runtime).filter((service) => !(service instanceof LibraryAccess)),
+    new LibraryAccess(new UsageRepository(), { unmeteredKeyId: keyId }),
+  ],
 };
 const unmetered = await startStack(unmeteredLibrary);
 process.stdout.write(`${JSON.stringify({ metered, unmetered, keyId, adminToken: ADMIN_TOKEN })}\n`);

@@ -1,12 +1,24 @@
 import { foundationBench } from './foundation.js';
+import { operationsCoreBench } from './operations-core.js';
 import { libraryAuthBench } from './library-auth.js';
 import { libraryChatBench } from './library-chat.js';
 import { libraryQualityBench } from './library-quality.js';
 import { libraryRetrievalBench } from './library-retrieval.js';
+import { libraryScaleBench } from './library-scale.js';
 import { type BenchModule, writeSection } from './report.js';
+import { researchChatBench } from './research-chat.js';
 
 /** Every benchmark; `npm run bench -- <name>…` runs only those named. */
-const MODULES: readonly BenchModule[] = [foundationBench, libraryAuthBench, libraryRetrievalBench, libraryQualityBench, libraryChatBench];
+const MODULES: readonly BenchModule[] = [
+  foundationBench,
+  libraryAuthBench,
+  libraryRetrievalBench,
+  libraryScaleBench,
+  libraryQualityBench,
+  libraryChatBench,
+  researchChatBench,
+  operationsCoreBench,
+];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const selected = wanted.length ? MODULES.filter((module) => wanted.includes(module.name)) : MODULES;

@@ -6,6 +6,8 @@ export interface GatewayContext {
   readonly headers: RequestHeaders;
   readonly requestId: string;
   readonly clientIp: string | undefined;
+  /** Absolute base of links the services write (mails): `PUBLIC_BASE_URL`, else the request's origin. */
+  readonly baseUrl?: string;
   readonly logger: Logger;
   /** Response `extensions` of the subgraphs this request reached, merged; read by the edge. */
   readonly subgraphExtensions: Record<string, unknown>;

@@ -1,14 +1,16 @@
 import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import type { GraphQLFormattedError } from 'graphql';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { SubgraphName } from '../runtime/config.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import type { GatewayContext } from './context.js';
 import { ForwardingRemoteDataSource, InProcessDataSource } from './data-sources.js';
-import { ARMOR_CONFIG } from './limits.js';
+import { useLocalLandingPage } from './landing-page.js';
+import { ARMOR_CONFIG, GATEWAY_LIMITS } from './limits.js';
+import { KnownRootOperationRule } from './root-operation-rule.js';
 import { useEdgeHeaders } from './plugins/use-edge-headers.js';
 import { useOperationMetrics } from './plugins/use-operation-metrics.js';
 import { usePartialResultStatus } from './plugins/use-partial-result-status.js';
@@ -22,6 +24,8 @@ export interface GatewayOptions {
   readonly subgraphs: SubgraphTargets;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** Sent to remote subgraphs, which answer only requests that carry it (`SUBGRAPH_SECRET`). */
+  readonly subgraphSecret?: string;
   /** Which subgraph declares each streaming operation (`streamOwners(SUBGRAPHS)`); none by default. */
   readonly streamOwners?: Readonly<Record<string, SubgraphName>>;
 }
@@ -30,12 +34,20 @@ export interface Gateway {
   readonly server: ApolloServer<GatewayContext>;
   /** Streaming operations beside GraphQL, reached like the subgraphs' data sources (docs/adr/0006). */
   readonly streams: StreamSources;
+  /** The supergraph's API schema once loaded (subscriptions extend it). */
+  readonly apiSchema: () => GraphQLSchema | undefined;
   stop(): Promise<void>;
 }
 
 /** Codes that may reach a client with their message; anything else is hidden as a 500. */
 function isKnownCode(code: unknown): boolean {
   return typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR';
+}
+
+/** graphql-js words the token limit as a misspelt parse failure; clients get the limit named plainly. */
+function clearTokenLimitMessage(message: string): string {
+  const tokens = /Document contains more that (\d+) tokens/.exec(message);
+  return tokens ? `Syntax Error: Token limit of ${tokens[1]} exceeded; send a shorter document.` : message;
 }
 
 function formatGatewayError(logger: Logger) {
@@ -51,7 +63,11 @@ function formatGatewayError(logger: Logger) {
       };
     }
     const { serviceName: _serviceName, ...extensions } = formatted.extensions ?? {};
-    return { ...formatted, extensions: { ...extensions, ...(http?.status ? { http: { status: http.status } } : {}) } };
+    return {
+      ...formatted,
+      message: clearTokenLimitMessage(formatted.message),
+      extensions: { ...extensions, ...(http?.status ? { http: { status: http.status } } : {}) },
+    };
   };
 }
 
@@ -68,20 +84,25 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     buildService({ name }): GraphQLDataSource<GatewayContext> {
       const target = options.subgraphs[name as SubgraphName];
       if (target === undefined) throw new Error(`no target for subgraph ${name}`);
-      return typeof target === 'string' ? new ForwardingRemoteDataSource({ url: target }) : new InProcessDataSource(target);
+      return typeof target === 'string' ? new ForwardingRemoteDataSource(target, options.subgraphSecret) : new InProcessDataSource(target);
     },
   });
+  let apiSchema: GraphQLSchema | undefined;
+  gateway.onSchemaLoadOrUpdate((loaded) => (apiSchema = loaded.apiSchema));
   const armor = new ApolloArmor(ARMOR_CONFIG).protect();
   const plugins: ApolloServerPlugin<GatewayContext>[] = [
     ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
     useOperationMetrics(options.metrics),
     usePartialResultStatus(),
     useEdgeHeaders(),
+    useLocalLandingPage(),
   ];
   const server = new ApolloServer<GatewayContext>({
     gateway,
     plugins,
-    validationRules: armor.validationRules,
+    // A document past the token limit is a syntax error (400), like any other parse failure.
+    parseOptions: { maxTokens: GATEWAY_LIMITS.maxTokens },
+    validationRules: [...armor.validationRules, KnownRootOperationRule],
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: true,
@@ -98,7 +119,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   await server.start();
   return {
     server,
-    streams: createStreamSources(options.streamOwners ?? {}, options.subgraphs, options.metrics),
+    streams: createStreamSources(options.streamOwners ?? {}, options.subgraphs, options.metrics, options.subgraphSecret),
+    apiSchema: () => apiSchema,
     stop: () => server.stop(),
   };
 }

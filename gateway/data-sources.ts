@@ -1,19 +1,29 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
-import { FORWARDED_HEADERS, type RequestHeaders } from '../subgraphs/shared/context.js';
+import { forwardedOnly } from '../runtime/http/headers.js';
+import { SUBGRAPH_SECRET_HEADER } from '../runtime/http/subgraph-secret.js';
+import type { RequestHeaders } from '../subgraphs/shared/context.js';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import type { GatewayContext } from './context.js';
 
-/** The headers of the edge request a subgraph may see, with the request id and client address. */
+/**
+ * The headers of the edge request a subgraph may see (`FORWARDED_HEADERS`), with the request id
+ * client address and base URL the edge decided: a client's own `x-request-id`, `x-client-ip` or `x-base-url` never
+ * passes as it was sent.
+ */
 export function forwardedHeaders(context: Partial<GatewayContext> | undefined): RequestHeaders {
-  const headers: Record<string, string | undefined> = {};
-  for (const name of FORWARDED_HEADERS) {
-    const value = context?.headers?.[name];
-    if (value !== undefined) headers[name] = value;
-  }
-  if (context?.requestId) headers['x-request-id'] = context.requestId;
-  if (context?.clientIp) headers['x-client-ip'] = context.clientIp;
-  return headers;
+  const {
+    'x-request-id': _requestId,
+    'x-client-ip': _clientIp,
+    'x-base-url': _baseUrl,
+    ...headers
+  } = forwardedOnly(context?.headers ?? {});
+  return {
+    ...headers,
+    ...(context?.requestId ? { 'x-request-id': context.requestId } : {}),
+    ...(context?.clientIp ? { 'x-client-ip': context.clientIp } : {}),
+    ...(context?.baseUrl ? { 'x-base-url': context.baseUrl } : {}),
+  };
 }
 
 /**
@@ -35,13 +45,21 @@ export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
   }
 }
 
-/** Calls a subgraph over HTTP, passing on the caller's credentials and request id. */
+/** Calls a subgraph over HTTP, passing on the caller's credentials and request id, and `SUBGRAPH_SECRET` when set. */
 export class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+  constructor(
+    url: string,
+    private readonly subgraphSecret?: string,
+  ) {
+    super({ url });
+  }
+
   override willSendRequest(options: GraphQLDataSourceProcessOptions<GatewayContext>): void {
     const context = 'context' in options ? options.context : undefined;
     for (const [name, value] of Object.entries(forwardedHeaders(context))) {
       if (value !== undefined) options.request.http?.headers.set(name, value);
     }
+    if (this.subgraphSecret) options.request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.subgraphSecret);
   }
 
   override async didReceiveResponse({

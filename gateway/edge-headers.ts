@@ -18,18 +18,32 @@ function isWindow(value: unknown): value is RateWindow {
 
 /**
  * Turns the facts subgraphs report about a request into HTTP headers, in one place
- * for the REST facade and `/graphql` alike: `X-RateLimit-*` (minute window),
- * `X-Quota-*` (UTC day) and the IETF `RateLimit-Policy` / `RateLimit` fields.
+ * for the REST facade and `/graphql` alike: for a library key `X-RateLimit-*` (minute
+ * window), `X-Quota-*` (UTC day) and the IETF `RateLimit-Policy` / `RateLimit` fields; for an
+ * operations API key `X-RateLimit-*` of its organization's daily quota.
  */
 export function edgeHeaders(
   extensions: Readonly<Record<string, unknown>>,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Record<string, string> {
+  // A stored answer to a repeated Idempotency-Key says so (operations).
+  const replayed: Record<string, string> = extensions.idempotentReplayed === true ? { 'Idempotent-Replayed': 'true' } : {};
+  // An operations API key's daily quota (seed part B): the three headers, counting the UTC day.
+  if (isWindow(extensions.apiQuota)) {
+    const quota = extensions.apiQuota;
+    return {
+      ...replayed,
+      'X-RateLimit-Limit': String(quota.limit),
+      'X-RateLimit-Remaining': String(quota.remaining),
+      'X-RateLimit-Reset': String(quota.reset),
+    };
+  }
   const rateLimit = extensions.rateLimit as Partial<RateLimitExtension> | undefined;
-  if (!rateLimit || !isWindow(rateLimit.minute) || !isWindow(rateLimit.day)) return {};
+  if (!rateLimit || !isWindow(rateLimit.minute) || !isWindow(rateLimit.day)) return replayed;
   const { minute, day } = rateLimit;
   const seconds = (window: RateWindow) => Math.max(0, window.reset - nowSeconds);
   return {
+    ...replayed,
     'X-RateLimit-Limit': String(minute.limit),
     'X-RateLimit-Remaining': String(minute.remaining),
     'X-RateLimit-Reset': String(minute.reset),

@@ -30,6 +30,8 @@ export function koaGraphQL(
       context: async () => contextFor(ctx),
     });
     for (const [name, value] of response.headers) ctx.set(name, value);
+    // The landing page is self-contained; the browser is told to load nothing else.
+    if (response.headers.get('content-type')?.startsWith('text/html')) ctx.set('Content-Security-Policy', "default-src 'none'");
     ctx.status = response.status ?? 200;
     if (response.body.kind === 'complete') {
       ctx.body = response.body.string;

@@ -28,7 +28,9 @@ export const ARMOR_CONFIG: GraphQLArmorConfig = {
     exposeLimits: true,
   },
   maxAliases: { n: GATEWAY_LIMITS.maxAliases, exposeLimits: true },
-  maxTokens: { n: GATEWAY_LIMITS.maxTokens, exposeLimits: true },
+  // Counted by graphql-js's own parser instead (`parseOptions` in create-gateway.ts): armor's
+  // Apollo plugin parses the document a second time and turns every syntax error into a 500.
+  maxTokens: { enabled: false },
   maxDirectives: { n: GATEWAY_LIMITS.maxDirectives, exposeLimits: true },
   blockFieldSuggestion: { enabled: true },
 };

@@ -1,4 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
+import { SUBGRAPH_SECRET_HEADER } from '../runtime/http/subgraph-secret.js';
 import type { RequestHeaders } from '../subgraphs/shared/context.js';
 import { CLIENT_GONE, STREAM_INPUT_HEADER, StreamFailure, type StreamOpening, type StreamRequest } from '../subgraphs/shared/streams.js';
 import type { StreamSource } from './stream-sources.js';
@@ -48,11 +49,15 @@ async function* remoteEvents(lines: AsyncGenerator<StreamLine>): AsyncGenerator<
 
 /** Reads a subgraph's stream over HTTP; aborting `signal` closes the connection, which stops the stream there. */
 export class RemoteStreamSource implements StreamSource {
-  constructor(private readonly baseUrl: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly subgraphSecret?: string,
+  ) {}
 
   async open(request: StreamRequest, headers: RequestHeaders, signal: AbortSignal): Promise<StreamOpening> {
     const sent: Record<string, string> = { accept: 'application/x-ndjson' };
     for (const [name, value] of Object.entries(headers)) if (value !== undefined) sent[name] = value;
+    if (this.subgraphSecret) sent[SUBGRAPH_SECRET_HEADER] = this.subgraphSecret;
     // An upload's body is piped through as it arrives, its input riding in a header.
     if (request.body) {
       sent['content-type'] = 'application/octet-stream';

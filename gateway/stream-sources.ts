@@ -65,11 +65,15 @@ export function createStreamSources(
   owners: Readonly<Record<string, SubgraphName>>,
   targets: Readonly<Record<SubgraphName, RunningSubgraph | string>>,
   metrics?: Metrics,
+  subgraphSecret?: string,
 ): StreamSources {
   const sources = new Map<string, StreamSource>();
   for (const [name, subgraph] of Object.entries(owners)) {
     const target = targets[subgraph];
-    sources.set(name, typeof target === 'string' ? new RemoteStreamSource(streamsUrlFor(target)) : new InProcessStreamSource(target));
+    sources.set(
+      name,
+      typeof target === 'string' ? new RemoteStreamSource(streamsUrlFor(target), subgraphSecret) : new InProcessStreamSource(target),
+    );
   }
   return new StreamSources(sources, metrics);
 }

@@ -7,13 +7,18 @@ import { koaGraphQL } from '../gateway/koa-graphql.js';
 import type { StreamSources } from '../gateway/stream-sources.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Metrics } from '../runtime/metrics.js';
+import { EdgeErrorCode } from '../contracts/errors.js';
+import { contractFamily } from '../contracts/input.js';
+import { familyOf } from '../contracts/families.js';
+import type { OperationContract, ServiceName } from '../contracts/operation.js';
+import { ALL_CONTRACTS, checkContracts, CONTRACTS } from '../contracts/registry.js';
 import { FacadeError } from './facade-error.js';
-import { familyOf } from './families.js';
 import { routeHandler, sendError } from './handler.js';
+import { serviceOpenApi } from './openapi/generate.js';
 import { loadOperations } from './operations.js';
-import type { RouteDefinition } from './route.js';
-import { ROUTES } from './routes/index.js';
+import type { Route } from './route.js';
 import { requestHeaders } from '../runtime/http/headers.js';
+import { serveMounts, type HttpMount } from '../subgraphs/shared/subgraph.js';
 
 export interface AppOptions {
   readonly server: ApolloServer<GatewayContext>;
@@ -22,7 +27,15 @@ export interface AppOptions {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly publicBaseUrl?: string;
-  readonly routes?: readonly RouteDefinition[];
+  /** The operations served (default: every contract of every service). */
+  readonly contracts?: readonly OperationContract[];
+  /** Subgraphs' non-GraphQL HTTP (e.g. the OpenID provider at `/oidc`), served before the routes. */
+  readonly mounts?: readonly HttpMount[];
+}
+
+/** Every REST route of the contracts, one per binding. */
+export function contractRoutes(contracts: readonly OperationContract[]): Route[] {
+  return contracts.flatMap((contract) => contract.rest.map((binding) => ({ contract, binding, family: contractFamily(contract) })));
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -77,29 +90,34 @@ function catchAll(): Middleware {
   };
 }
 
-/** The one Koa app on PORT: REST facade, `/graphql`, `/metrics`; no `listen` here. */
+/** The one Koa app on PORT: REST facade, `/graphql`, `/metrics`, the subgraphs' mounts; no `listen` here. */
 export function createApp(options: AppOptions): Koa {
+  checkContracts();
   const app = new Koa();
   app.silent = true;
   const operations = loadOperations();
+  const documents = new Map<ServiceName, Record<string, unknown>>();
+  const openapi = (service: ServiceName) => {
+    let document = documents.get(service);
+    if (!document) documents.set(service, (document = serviceOpenApi(service, CONTRACTS[service])));
+    return document;
+  };
+  const baseUrlFor = (ctx: Context) => options.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
   const contextFor = (ctx: Context): GatewayContext => {
     const headers = requestHeaders(ctx);
     return {
       headers,
       requestId: ctx.state.requestId as string,
       clientIp: ctx.ip,
+      baseUrl: baseUrlFor(ctx),
       logger: ctx.state.logger as Logger,
       subgraphExtensions: {},
     };
   };
-  const baseUrlFor = (ctx: Context) => options.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
   const router = new Router();
-  for (const route of options.routes ?? ROUTES) {
-    router.register(
-      route.path,
-      [route.method],
-      routeHandler(route, { server: options.server, streams: options.streams, operations, contextFor, baseUrlFor }),
-    );
+  const deps = { server: options.server, streams: options.streams, operations, contextFor, baseUrlFor, openapi };
+  for (const route of contractRoutes(options.contracts ?? ALL_CONTRACTS)) {
+    router.register(route.binding.path, [route.binding.method], routeHandler(route, deps));
   }
   const graphql = koaGraphQL(options.server, contextFor);
   router.post('/graphql', graphql);
@@ -111,13 +129,14 @@ export function createApp(options: AppOptions): Koa {
   app.use(requestScope(options.logger));
   app.use(httpMetrics(options.metrics));
   app.use(catchAll());
+  app.use(serveMounts(options.mounts ?? []));
   app.use(router.routes());
   app.use(async (ctx) => {
     const matched = router.match(ctx.path, ctx.method);
     if (matched.path.length > 0 && !matched.route) {
       const allow = [...new Set(matched.path.flatMap((layer) => layer.methods))].join(', ');
       ctx.set('Allow', allow);
-      sendError(ctx, familyOf(ctx.path), new FacadeError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}`));
+      sendError(ctx, familyOf(ctx.path), FacadeError.of(EdgeErrorCode.METHOD_NOT_ALLOWED, `${ctx.method} is not allowed on ${ctx.path}`));
       return;
     }
     sendError(ctx, familyOf(ctx.path), FacadeError.notFound(ctx.path));

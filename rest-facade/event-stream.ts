@@ -6,7 +6,8 @@ import type { StreamSources } from '../gateway/stream-sources.js';
 import { StreamFailure } from '../subgraphs/shared/streams.js';
 import { FacadeError } from './facade-error.js';
 import { ERROR_MAPPERS } from './families.js';
-import type { RouteDefinition, RouteInput, RouteStream } from './route.js';
+import type { WireRequest } from '../contracts/operation.js';
+import type { Route } from './route.js';
 
 export interface EventStreamDeps {
   readonly streams: StreamSources;
@@ -42,16 +43,16 @@ async function* frames(
  */
 export async function serveEventStream(
   ctx: Context,
-  route: RouteDefinition & { readonly stream: RouteStream },
-  input: RouteInput,
+  call: { readonly route: Route; readonly request: WireRequest; readonly variables: Record<string, unknown> },
   deps: EventStreamDeps,
 ): Promise<void> {
-  const variables = route.variables?.(input) ?? {};
+  const { route, request, variables } = call;
+  const stream = route.binding.stream!;
   const controller = new AbortController();
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) controller.abort();
   });
-  const opening = await deps.streams.open(route.stream.operation, variables, deps.contextFor(ctx), controller.signal);
+  const opening = await deps.streams.open(stream.operation, variables, deps.contextFor(ctx), controller.signal);
   for (const [name, value] of Object.entries(edgeHeaders(opening.extensions))) ctx.set(name, value);
   if (!opening.ok) throw FacadeError.fromGraphQL(opening.error);
   ctx.status = 200;
@@ -60,5 +61,5 @@ export async function serveEventStream(
   ctx.set('X-Accel-Buffering', 'no');
   ctx.req.socket.setNoDelay(true);
   const errorBody = (error: FacadeError) => ERROR_MAPPERS[route.family](error, ctx).body;
-  ctx.body = Readable.from(frames(opening.events, route.stream.encoder(input), errorBody, route.stream.done));
+  ctx.body = Readable.from(frames(opening.events, stream.encoder(request), errorBody, stream.done));
 }

@@ -1,4 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
+import { CommonErrorCode, DomainError, errorCode, type ErrorKey } from '../contracts/errors.js';
 
 export interface FacadeErrorDetail {
   readonly field: string;
@@ -7,12 +8,13 @@ export interface FacadeErrorDetail {
 
 /**
  * An error on its way to the wire, in no family's shape yet: the facade builds one
- * from a GraphQL error's extensions (or from its own edge checks), and the family's
- * mapper turns it into the documented body.
+ * from a GraphQL error's extensions, or from a domain error raised at the edge, and the
+ * family's mapper turns it into the documented body.
  */
 export class FacadeError extends Error {
   constructor(
     readonly status: number,
+    /** The wire code. */
     readonly code: string,
     message: string,
     readonly param: string | null = null,
@@ -23,26 +25,39 @@ export class FacadeError extends Error {
     this.name = 'FacadeError';
   }
 
+  static of(key: ErrorKey, message: string, meta: Readonly<Record<string, unknown>> = {}): FacadeError {
+    return FacadeError.fromDomain(new DomainError(key, message, { meta }));
+  }
+
+  static fromDomain(error: DomainError): FacadeError {
+    return new FacadeError(error.status, error.code, error.message, error.param, error.details, error.meta);
+  }
+
   static notFound(path: string): FacadeError {
-    return new FacadeError(404, 'NOT_FOUND', `no route for ${path}`);
+    return FacadeError.of(CommonErrorCode.NOT_FOUND, `no route for ${path}`);
   }
 
   static internal(): FacadeError {
-    return new FacadeError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
+    return FacadeError.of(CommonErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error');
   }
 
   /** The first error of a GraphQL response decides the REST answer. */
   static fromGraphQL(error: GraphQLFormattedError): FacadeError {
     const { code, http, param, details, ...meta } = (error.extensions ?? {}) as Record<string, unknown>;
     const status = (http as { status?: number } | undefined)?.status ?? 500;
-    if (status >= 500 && code === 'INTERNAL_SERVER_ERROR') return FacadeError.internal();
+    if (status >= 500 && code === errorCode(CommonErrorCode.INTERNAL_SERVER_ERROR).code) return FacadeError.internal();
     return new FacadeError(
       status,
-      typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR',
+      typeof code === 'string' ? code : errorCode(CommonErrorCode.INTERNAL_SERVER_ERROR).code,
       error.message,
       typeof param === 'string' ? param : null,
       Array.isArray(details) ? (details as FacadeErrorDetail[]) : null,
       meta,
     );
+  }
+
+  /** Whether this is the given registered code. */
+  is(key: ErrorKey): boolean {
+    return this.code === errorCode(key).code && this.status === errorCode(key).status;
   }
 }

@@ -1,26 +1,32 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Context, Middleware } from 'koa';
+import { DomainError, EdgeErrorCode, type ErrorKey } from '../contracts/errors.js';
+import { validateInput, type InputIssue } from '../contracts/input.js';
+import { operationNameOf, refusalOperationOf, type ServiceName, type WireRequest, type WireResponse } from '../contracts/operation.js';
 import type { GatewayContext } from '../gateway/context.js';
 import { edgeHeaders } from '../gateway/edge-headers.js';
 import type { StreamSources } from '../gateway/stream-sources.js';
-import { BodyError, readJsonBody, readRawBody } from '../runtime/http/body.js';
+import { BodyError, readJsonBody } from '../runtime/http/body.js';
+import { requestHeaders } from '../runtime/http/headers.js';
+import { decodeRequest } from './decode.js';
 import { serveEventStream } from './event-stream.js';
 import { FacadeError } from './facade-error.js';
 import { ERROR_MAPPERS } from './families.js';
-import type { RouteDefinition, RouteInput, RouteResult } from './route.js';
-import { requestHeaders } from '../runtime/http/headers.js';
+import type { Route } from './route.js';
 
 export interface HandlerDeps {
   readonly server: ApolloServer<GatewayContext>;
+  /** The committed named operations, by name. */
   readonly operations: ReadonlyMap<string, string>;
   readonly contextFor: (ctx: Context) => GatewayContext;
   readonly baseUrlFor: (ctx: Context) => string;
-  /** Streaming operations, for routes with a `stream`. */
   readonly streams?: StreamSources;
+  /** The OpenAPI description of a service, for the documentation routes. */
+  readonly openapi: (service: ServiceName) => Record<string, unknown>;
 }
 
-/** Writes a route result (or a mapped error) to Koa. */
-export function send(ctx: Context, result: RouteResult): void {
+/** Writes a wire response to Koa. */
+export function send(ctx: Context, result: WireResponse): void {
   ctx.status = result.status ?? 200;
   for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
   if (result.type) ctx.type = result.type;
@@ -30,109 +36,132 @@ export function send(ctx: Context, result: RouteResult): void {
       : (result.body as never);
 }
 
-/** Maps any failure into the route family's documented error shape. */
-export function sendError(ctx: Context, family: RouteDefinition['family'], error: unknown): void {
-  const facadeError = error instanceof FacadeError ? error : FacadeError.internal();
+/** Maps any failure into the family's documented error shape. */
+export function sendError(ctx: Context, family: Route['family'], error: unknown): void {
+  const facadeError =
+    error instanceof FacadeError ? error : error instanceof DomainError ? FacadeError.fromDomain(error) : FacadeError.internal();
   send(ctx, ERROR_MAPPERS[family](facadeError, ctx));
 }
 
-function queryOf(ctx: Context): Record<string, string | undefined> {
-  const query: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(ctx.query)) query[name] = Array.isArray(value) ? value[0] : value;
-  return query;
+const BODY_ERRORS: Readonly<Record<BodyError['status'], ErrorKey>> = {
+  400: EdgeErrorCode.BAD_REQUEST,
+  413: EdgeErrorCode.PAYLOAD_TOO_LARGE,
+  415: EdgeErrorCode.UNSUPPORTED_MEDIA_TYPE,
+};
+
+async function readBody(ctx: Context, route: Route): Promise<unknown> {
+  const reads = route.binding.body ? route.binding.body === 'json' : ['POST', 'PUT', 'PATCH'].includes(route.binding.method);
+  if (!reads) return undefined;
+  try {
+    return await readJsonBody(ctx, route.binding.bodyLimit);
+  } catch (error) {
+    if (error instanceof BodyError) throw FacadeError.of(BODY_ERRORS[error.status], error.message);
+    throw error;
+  }
 }
 
-async function inputOf(ctx: Context, route: RouteDefinition, baseUrl: string): Promise<RouteInput> {
-  const wantsBody = route.body ? route.body !== 'none' && route.body !== 'upload' : ['POST', 'PUT', 'PATCH'].includes(route.method);
-  let body: unknown;
-  if (wantsBody) {
-    try {
-      body = route.body === 'text' ? (await readRawBody(ctx, route.bodyLimit)).toString('utf8') : await readJsonBody(ctx, route.bodyLimit);
-    } catch (error) {
-      if (error instanceof BodyError) throw new FacadeError(error.status, 'BAD_REQUEST', error.message);
-      throw error;
-    }
-  }
-  const headers = requestHeaders(ctx);
-  return { params: (ctx.params ?? {}) as Record<string, string>, query: queryOf(ctx), body, headers, baseUrl, path: ctx.path };
+/** The validated input as GraphQL variables (the named operation declares those it uses). */
+function variablesOf(input: Record<string, unknown>): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) if (value !== undefined) variables[name] = value;
+  return variables;
+}
+
+/** Runs a named operation through the gateway; the edge facts of the subgraphs become headers either way. */
+async function execute(
+  ctx: Context,
+  deps: HandlerDeps,
+  name: string,
+  variables: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const document = deps.operations.get(name);
+  if (!document) throw new Error(`no named operation ${name}`);
+  const contextValue = deps.contextFor(ctx);
+  const response = await deps.server.executeOperation({ query: document, operationName: name, variables }, { contextValue });
+  for (const [header, value] of Object.entries(edgeHeaders(contextValue.subgraphExtensions))) ctx.set(header, value);
+  const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
+  if (!result) throw FacadeError.internal();
+  const firstError = result.errors?.[0];
+  if (firstError) throw FacadeError.fromGraphQL(firstError);
+  return (result.data ?? {}) as Record<string, unknown>;
 }
 
 /**
- * The one REST handler: reads the request, runs the route's named operation on
- * the gateway, and answers with the route's body or the family's error shape. A
- * route's `stream`, when the request asks for it, answers instead with the events
- * of a streaming operation as server-sent events (`event-stream.ts`, ADR 0006).
+ * Invalid input found at the edge is refused by the operation's own service, as if it
+ * had found it: its guard authenticates first (a missing key answers 401 before bad
+ * input does) and reports its edge facts, then the service's refusal comes back.
  */
-export function routeHandler(route: RouteDefinition, deps: HandlerDeps): Middleware {
-  const { streams } = deps;
-  if (route.body === 'upload') return uploadHandler(route, deps);
-  const document = route.operation ? deps.operations.get(route.operation) : undefined;
-  if (route.operation && !document) throw new Error(`route ${route.method} ${route.path}: unknown operation ${route.operation}`);
-  if (route.stream && streams && !streams.has(route.stream.operation)) {
-    throw new Error(`route ${route.method} ${route.path}: unknown stream ${route.stream.operation}`);
+async function refuse(ctx: Context, deps: HandlerDeps, route: Route, issues: readonly InputIssue[]): Promise<never> {
+  const { service, name } = route.contract;
+  await execute(ctx, deps, refusalOperationOf(service), { operation: name, issues });
+  throw FacadeError.internal();
+}
+
+/**
+ * The one REST handler, for every route of every contract: reads and decodes the
+ * request, validates it with the contract (refusing through the service when it is
+ * invalid), runs the contract's named operation — or its stream, or its upload — and
+ * answers with the documented body or the family's error shape.
+ */
+export function routeHandler(route: Route, deps: HandlerDeps): Middleware {
+  const { contract, binding } = route;
+  if (binding.stream && !deps.streams?.has(binding.stream.operation)) {
+    throw new Error(`${binding.method} ${binding.path}: no stream ${binding.stream.operation}`);
   }
+  if (contract.kind === 'stream' && !deps.streams?.has(contract.name))
+    throw new Error(`${binding.method} ${binding.path}: no stream ${contract.name}`);
   return async (ctx) => {
     try {
-      const input = await inputOf(ctx, route, deps.baseUrlFor(ctx));
-      if (route.stream?.when(input)) {
-        if (!streams) throw FacadeError.internal();
-        await serveEventStream(ctx, { ...route, stream: route.stream }, input, { streams, contextFor: deps.contextFor });
+      const body = await readBody(ctx, route);
+      const decoded = decodeRequest(route, ctx, body);
+      const validation = validateInput<Record<string, unknown>>(contract, decoded.args, { binding, wire: true });
+      // A body that is missing or not an object is one problem, not one per field.
+      const unreadable = decoded.issues.some((issue) => issue.location === 'body' && issue.path.length === 0);
+      const fieldIssues = validation.ok ? [] : validation.issues.filter((issue) => !(unreadable && issue.location === 'body'));
+      const issues = [...decoded.issues, ...fieldIssues];
+      if (issues.length > 0 || !validation.ok) return await refuse(ctx, deps, route, issues);
+      const request: WireRequest = {
+        baseUrl: deps.baseUrlFor(ctx),
+        input: validation.value,
+        body,
+        headers: requestHeaders(ctx),
+        openapi: () => deps.openapi(contract.service),
+      };
+      const variables = variablesOf(validation.value);
+      if (binding.stream?.when(body)) {
+        await serveEventStream(ctx, { route, request, variables }, { streams: deps.streams!, contextFor: deps.contextFor });
         return;
       }
-      let data: Record<string, unknown> = {};
-      if (document) {
-        const contextValue = deps.contextFor(ctx);
-        const response = await deps.server.executeOperation(
-          { query: document, operationName: route.operation, variables: route.variables?.(input) ?? {} },
-          { contextValue },
-        );
-        for (const [name, value] of Object.entries(edgeHeaders(contextValue.subgraphExtensions))) ctx.set(name, value);
-        const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
-        if (!result) throw FacadeError.internal();
-        const firstError = result.errors?.[0];
-        if (firstError) throw FacadeError.fromGraphQL(firstError);
-        data = (result.data ?? {}) as Record<string, unknown>;
-      }
-      const outcome = route.respond(data, input);
-      if (outcome instanceof FacadeError) throw outcome;
-      send(ctx, outcome);
+      const data = await dataOf(ctx, route, deps, variables);
+      const outcome = binding.respond ? binding.respond(data as never, request) : { body: data };
+      send(ctx, { ...outcome, status: outcome.status ?? binding.status ?? 200, headers: { ...binding.headers, ...outcome.headers } });
     } catch (error) {
-      if (!(error instanceof FacadeError)) ctx.state.logger?.error({ err: error }, 'unexpected facade error');
+      if (!(error instanceof FacadeError) && !(error instanceof DomainError))
+        ctx.state.logger?.error({ err: error }, 'unexpected facade error');
       sendError(ctx, route.family, error);
     }
   };
 }
 
-/**
- * A route whose body is an upload: the request body goes unread to the streaming
- * operation (in this process or over HTTP), so memory does not grow with its size.
- */
-function uploadHandler(route: RouteDefinition, deps: HandlerDeps): Middleware {
-  const name = route.operation;
-  if (!name || !deps.streams?.has(name)) throw new Error(`route ${route.method} ${route.path}: unknown upload stream ${name}`);
-  const streams = deps.streams;
-  return async (ctx) => {
-    try {
-      const input = await inputOf(ctx, route, deps.baseUrlFor(ctx));
-      const contextValue = deps.contextFor(ctx);
-      const controller = new AbortController();
-      ctx.res.once('close', () => {
-        if (!ctx.res.writableFinished) controller.abort();
-      });
-      const opening = await streams.open(name, route.variables?.(input) ?? {}, contextValue, controller.signal, ctx.req);
-      for (const [header, value] of Object.entries(edgeHeaders(contextValue.subgraphExtensions))) ctx.set(header, value);
-      if (!opening.ok) throw FacadeError.fromGraphQL(opening.error);
-      let data: unknown;
-      for await (const event of opening.events) {
-        data = event;
-        break;
-      }
-      const outcome = route.respond({ [name]: data }, input);
-      if (outcome instanceof FacadeError) throw outcome;
-      send(ctx, outcome);
-    } catch (error) {
-      if (!(error instanceof FacadeError)) ctx.state.logger?.error({ err: error }, 'unexpected facade error');
-      sendError(ctx, route.family, error);
-    }
-  };
+/** The operation's result: from GraphQL, from its upload stream's one event, or nothing for an edge operation. */
+async function dataOf(ctx: Context, route: Route, deps: HandlerDeps, variables: Record<string, unknown>): Promise<unknown> {
+  const { contract } = route;
+  if (contract.kind === 'edge') return undefined;
+  if (contract.kind === 'stream') return upload(ctx, deps, contract.name, variables);
+  const data = await execute(ctx, deps, operationNameOf(contract.name), variables);
+  return data[contract.name];
+}
+
+/** An upload: the request body goes unread to the streaming operation (here or over HTTP); its one event is the result. */
+async function upload(ctx: Context, deps: HandlerDeps, name: string, variables: Record<string, unknown>): Promise<unknown> {
+  const contextValue = deps.contextFor(ctx);
+  const controller = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) controller.abort();
+  });
+  const opening = await deps.streams!.open(name, variables, contextValue, controller.signal, ctx.req);
+  for (const [header, value] of Object.entries(edgeHeaders(contextValue.subgraphExtensions))) ctx.set(header, value);
+  if (!opening.ok) throw FacadeError.fromGraphQL(opening.error);
+  for await (const event of opening.events) return event;
+  throw FacadeError.internal();
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Config } from './config.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { embeddedUrl, readEmbeddedPassword, startEmbeddedPostgres } from './embedded-postgres.js';
 import type { Logger } from './logger.js';
 
 export interface CliDatabase {
@@ -40,9 +40,10 @@ export async function cliDatabase(config: Config, logger: Logger): Promise<CliDa
   if (config.databaseUrl) return { url: config.databaseUrl, release: async () => undefined };
   const dataDir = join(config.dataDir, 'postgres');
   const port = await runningEmbeddedPort(dataDir);
-  if (port !== undefined) {
+  const password = await readEmbeddedPassword(dataDir);
+  if (port !== undefined && password !== undefined) {
     logger.debug({ port }, 'using the running embedded PostgreSQL');
-    return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, release: async () => undefined };
+    return { url: embeddedUrl(port, password), release: async () => undefined };
   }
   const embedded = await startEmbeddedPostgres(dataDir, logger);
   return { url: embedded.url, release: () => embedded.stop() };

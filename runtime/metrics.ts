@@ -14,6 +14,8 @@ export interface Metrics {
   readonly graphqlOperations: Counter<'operation' | 'type' | 'outcome'>;
   /** Streaming operations (SSE chat, uploads) opened through the gateway, which Apollo's plugins never see. */
   readonly streamOperations: Counter<'operation' | 'outcome'>;
+  /** Calls of each operation of each service, by outcome: `ok`, `replayed` (idempotent), `refused` (4xx), `failed`. */
+  readonly operationCalls: Counter<'service' | 'operation' | 'outcome'>;
   /** Registers a source of connection-pool figures for one subgraph. */
   addPool(subgraph: string, read: () => PoolStats | undefined): void;
 }
@@ -73,6 +75,12 @@ export function createMetrics(): Metrics {
       name: 'qantara_stream_operations_total',
       help: 'Streaming operations opened by the gateway, by name and outcome (opened or refused).',
       labelNames: ['operation', 'outcome'],
+      registers: [registry],
+    }),
+    operationCalls: new Counter({
+      name: 'qantara_operation_calls_total',
+      help: 'Calls of each operation (REST, GraphQL, MCP alike), by service, operation and outcome.',
+      labelNames: ['service', 'operation', 'outcome'],
       registers: [registry],
     }),
     addPool(subgraph, read) {

@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import { STREAM_INPUT_HEADER, StreamFailure, type StreamOpening } from '../subgraphs/shared/streams.js';
-import { BodyError, readJsonBody } from './http/body.js';
-import { requestHeaders } from './http/headers.js';
+import { BodyError, JSON_MAX_DEPTH, nestsDeeperThan, readJsonBody } from './http/body.js';
+import { forwardedOnly, requestHeaders } from './http/headers.js';
 
 /** `POST /streams/<name>`: a name as modules declare them. */
 export const STREAM_PATH = /^\/streams\/([A-Za-z][A-Za-z0-9_]{0,63})$/;
@@ -34,7 +34,9 @@ export async function serveStream(ctx: Context, subgraph: RunningSubgraph, name:
   let upload: AsyncIterable<Uint8Array> | undefined;
   try {
     if (ctx.request.type === 'application/octet-stream') {
-      body = { input: JSON.parse(decodeURIComponent(ctx.get(STREAM_INPUT_HEADER) || 'null')) as unknown };
+      const input = decodeURIComponent(ctx.get(STREAM_INPUT_HEADER) || 'null');
+      if (nestsDeeperThan(Buffer.from(input), JSON_MAX_DEPTH)) throw new SyntaxError('nested too deeply');
+      body = { input: JSON.parse(input) as unknown };
       upload = ctx.req;
     } else {
       body = await readJsonBody(ctx, 1_048_576);
@@ -50,7 +52,7 @@ export async function serveStream(ctx: Context, subgraph: RunningSubgraph, name:
     ctx.body = { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] };
     return;
   }
-  const headers = requestHeaders(ctx);
+  const headers = forwardedOnly(requestHeaders(ctx));
   const controller = new AbortController();
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) controller.abort();

@@ -1,9 +1,11 @@
 import Koa from 'koa';
 import { BodyError, readJsonBody } from './http/body.js';
 import type { RunningSubgraph, SubgraphRequest } from '../subgraphs/shared/host.js';
+import { serveMounts, type HttpMount } from '../subgraphs/shared/subgraph.js';
 import type { Metrics } from './metrics.js';
 import { serveStream, STREAM_PATH } from './stream-endpoint.js';
-import { requestHeaders } from './http/headers.js';
+import { forwardedOnly, requestHeaders } from './http/headers.js';
+import { requireSubgraphSecret } from './http/subgraph-secret.js';
 
 /**
  * Operations reach a subgraph only through the gateway, which already bounds each
@@ -18,11 +20,15 @@ function isRequest(body: unknown): body is SubgraphRequest {
 /**
  * One subgraph over HTTP for `ROLE=subgraph:<name>`: `POST /graphql` runs the
  * same execution path the in-process gateway uses, `POST /streams/<name>` its
- * streaming operations (NDJSON); `GET /health` is liveness.
+ * streaming operations (NDJSON); `GET /health` is liveness. With `secret` (`SUBGRAPH_SECRET`)
+ * every request must carry it, so only the gateway is answered — except under the module's
+ * `mounts` (e.g. `/oidc`), public HTTP the reverse proxy routes here from browsers and clients.
  */
-export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics): Koa {
+export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics, secret?: string, mounts: readonly HttpMount[] = []): Koa {
   const app = new Koa();
   app.silent = true;
+  app.use(serveMounts(mounts));
+  app.use(requireSubgraphSecret(secret));
   app.use(async (ctx) => {
     if (ctx.path === '/health' && ctx.method === 'GET') {
       ctx.body = { status: 'ok', subgraph: subgraph.name };
@@ -57,8 +63,7 @@ export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics): 
       ctx.body = { errors: [{ message: 'body must be {query, variables?, operationName?}', extensions: { code: 'BAD_REQUEST' } }] };
       return;
     }
-    const headers = requestHeaders(ctx);
-    ctx.body = await subgraph.execute(body, headers);
+    ctx.body = await subgraph.execute(body, forwardedOnly(requestHeaders(ctx)));
   });
   return app;
 }

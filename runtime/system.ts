@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createGateway, type SubgraphTargets } from '../gateway/create-gateway.js';
+import { attachSubscriptions, type SubscriptionServer } from '../gateway/subscriptions/subscription-server.js';
 import { createApp } from '../rest-facade/app.js';
 import { SUBGRAPHS } from '../subgraphs/index.js';
 import { startSubgraph, type RunningSubgraph } from '../subgraphs/shared/host.js';
-import { streamOwners } from '../subgraphs/shared/streams.js';
+import { streamOwners, SUBSCRIPTIONS } from '../contracts/registry.js';
+import type { PublicOrigin } from '../subgraphs/shared/subgraph.js';
 import { SUBGRAPH_NAMES, type Config, type SubgraphName } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
+import { trustProxy } from './http/client-address.js';
 import { listen, type Listening } from './http/listen.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -62,7 +66,7 @@ async function subgraphs(
 ) {
   const running: Partial<Record<SubgraphName, RunningSubgraph>> = {};
   for (const name of names) {
-    const subgraph = await startSubgraph(SUBGRAPHS[name], { config, databaseUrl, logger });
+    const subgraph = await startSubgraph(SUBGRAPHS[name], { config, databaseUrl, logger, metrics });
     stack.push(`subgraph ${name}`, () => subgraph.close());
     running[name] = subgraph;
     const pool = (await subgraph.orm.em.getConnection().getNativeClient()) as {
@@ -75,10 +79,41 @@ async function subgraphs(
   return running;
 }
 
-function finish(config: Config, logger: Logger, stack: Stack, http: Listening, metrics: Metrics, databaseUrl: string | undefined): System {
+/**
+ * The origin clients reach the process at, for what must name itself (the OpenID issuer):
+ * `PUBLIC_BASE_URL`, else the address the server is bound to — known once it listens, never
+ * taken from a request's `Host`. A wildcard bind (`0.0.0.0`, `::`) is named `localhost`.
+ */
+function publicOrigin(config: Config): { origin: PublicOrigin; listening(http: Listening): void } {
+  let bound: string | undefined;
+  return {
+    origin() {
+      const origin = config.publicBaseUrl ?? bound;
+      if (!origin) throw new Error('the public origin is known once the server listens');
+      return origin;
+    },
+    listening(http) {
+      const { address, port } = http.server.address() as AddressInfo;
+      const host = ['0.0.0.0', '::', ''].includes(address) ? 'localhost' : address.includes(':') ? `[${address}]` : address;
+      bound = `http://${host}:${port}`;
+    },
+  };
+}
+
+function finish(
+  config: Config,
+  logger: Logger,
+  stack: Stack,
+  http: Listening,
+  metrics: Metrics,
+  databaseUrl: string | undefined,
+  subscriptions?: SubscriptionServer,
+): System {
   let stopping: Promise<void> | undefined;
   const url = `http://127.0.0.1:${http.port}`;
-  logger.info({ role: config.role, port: http.port, url }, 'listening');
+  // The role is already bound on the logger; the line names the address actually bound.
+  const { address } = http.server.address() as AddressInfo;
+  logger.info({ address, port: http.port, url: `http://${address.includes(':') ? `[${address}]` : address}:${http.port}` }, 'listening');
   return {
     port: http.port,
     url,
@@ -86,7 +121,9 @@ function finish(config: Config, logger: Logger, stack: Stack, http: Listening, m
     metrics,
     stop() {
       stopping ??= (async () => {
-        logger.info({ role: config.role }, 'shutting down');
+        logger.info('shutting down');
+        // WebSocket clients are told the server goes away before the HTTP server drains.
+        await subscriptions?.close().catch((error: unknown) => logger.warn({ err: error }, 'error while closing subscriptions'));
         await http.close(config.shutdownTimeoutMs);
         await stack.unwind();
         logger.info('stopped');
@@ -108,7 +145,11 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       const name = config.role.slice('subgraph:'.length) as SubgraphName;
       const databaseUrl = await database(config, logger, stack);
       const running = await subgraphs([name], config, databaseUrl, logger, metrics, stack);
-      const http = await listen(createSubgraphApp(running[name]!, metrics), config.port, config.host);
+      const served = publicOrigin(config);
+      const app = createSubgraphApp(running[name]!, metrics, config.subgraphSecret, running[name]!.http(served.origin));
+      trustProxy(app, config.trustProxy);
+      const http = await listen(app, config.port, config.host);
+      served.listening(http);
       return finish(config, logger, stack, http, metrics, databaseUrl);
     }
     if (config.role === 'worker') {
@@ -119,24 +160,46 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
     }
     let databaseUrl: string | undefined;
     let targets: SubgraphTargets;
+    const served = publicOrigin(config);
+    // Behind a separate gateway, the reverse proxy routes the subgraphs' mounts (`/oidc`) to their processes.
+    let mounts: ReturnType<RunningSubgraph['http']> = [];
     if (config.role === 'gateway') {
       targets = config.subgraphUrls as SubgraphTargets;
     } else {
       databaseUrl = await database(config, logger, stack);
       const running = await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack);
       targets = running as SubgraphTargets;
+      mounts = SUBGRAPH_NAMES.flatMap((name) => running[name]!.http(served.origin));
     }
     const gateway = await createGateway({
       supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
       subgraphs: targets,
       logger,
       metrics,
-      streamOwners: streamOwners(SUBGRAPHS),
+      subgraphSecret: config.subgraphSecret,
+      streamOwners: streamOwners(),
     });
     stack.push('gateway', () => gateway.stop());
-    const app = createApp({ server: gateway.server, streams: gateway.streams, logger, metrics, publicBaseUrl: config.publicBaseUrl });
+    const app = createApp({
+      server: gateway.server,
+      streams: gateway.streams,
+      logger,
+      metrics,
+      publicBaseUrl: config.publicBaseUrl,
+      mounts,
+    });
+    trustProxy(app, config.trustProxy);
     const http = await listen(app, config.port, config.host);
-    return finish(config, logger, stack, http, metrics, databaseUrl);
+    served.listening(http);
+    const subscriptions = attachSubscriptions({
+      server: http.server,
+      apollo: gateway.server,
+      apiSchema: gateway.apiSchema,
+      subscriptions: SUBSCRIPTIONS,
+      databaseUrl: databaseUrl ?? config.databaseUrl,
+      logger,
+    });
+    return finish(config, logger, stack, http, metrics, databaseUrl, subscriptions);
   } catch (error) {
     await stack.unwind();
     throw error;

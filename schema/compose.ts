@@ -1,49 +1,77 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
-import { parse } from 'graphql';
+import { parse, type GraphQLSchema } from 'graphql';
+import { checkContracts, CONTRACTS } from '../contracts/registry.js';
 import { SUBGRAPH_NAMES } from '../runtime/config.js';
 import { SUBGRAPHS } from '../subgraphs/index.js';
 import { buildSubgraph } from '../subgraphs/shared/subgraph.js';
+import { errorCatalogueDocument } from './error-catalogue.js';
+import { checkOperations, operationsFile } from './named-operations.js';
 
 const SCHEMA_DIR = import.meta.dirname;
+export const OPERATIONS_DIR = join(SCHEMA_DIR, 'operations');
 
-/** Prints each subgraph's SDL from type-graphql and composes the supergraph. */
-export async function composeSupergraph(): Promise<{ subgraphs: Record<string, string>; supergraph: string }> {
-  const subgraphs: Record<string, string> = {};
-  for (const name of SUBGRAPH_NAMES) {
-    subgraphs[name] = `${printSubgraphSchema(await buildSubgraph(SUBGRAPHS[name])).trim()}\n`;
-  }
-  const result = composeServices(
-    SUBGRAPH_NAMES.map((name) => ({ name, url: `http://${name}.subgraph.invalid/graphql`, typeDefs: parse(subgraphs[name]!) })),
-  );
-  if (result.errors) throw new Error(`composition failed:\n${result.errors.map((error) => error.message).join('\n')}`);
-  return { subgraphs, supergraph: `${result.supergraphSdl.trim()}\n` };
+export interface Composed {
+  readonly files: ReadonlyArray<readonly [string, string]>;
+  /** The supergraph's API schema, what clients and the facade's operations are checked against. */
+  readonly apiSchema: GraphQLSchema;
 }
 
-const files = (composed: { subgraphs: Record<string, string>; supergraph: string }): Array<[string, string]> => [
-  ...Object.entries(composed.subgraphs).map(([name, sdl]): [string, string] => [join(SCHEMA_DIR, 'subgraphs', `${name}.graphql`), sdl]),
-  [join(SCHEMA_DIR, 'supergraph.graphql'), composed.supergraph],
-];
+/**
+ * Prints each subgraph's SDL, composes the supergraph, and generates the named
+ * operations of the REST routes and the error catalogue from the contracts.
+ */
+export async function composeSupergraph(): Promise<Composed> {
+  checkContracts();
+  const files: Array<readonly [string, string]> = [];
+  const sdl: Record<string, string> = {};
+  for (const name of SUBGRAPH_NAMES) {
+    const schema = await buildSubgraph(SUBGRAPHS[name]);
+    sdl[name] = `${printSubgraphSchema(schema).trim()}\n`;
+    files.push([join(SCHEMA_DIR, 'subgraphs', `${name}.graphql`), sdl[name]]);
+    files.push([join(OPERATIONS_DIR, name, 'operations.graphql'), operationsFile(name, schema, CONTRACTS[name])]);
+  }
+  const result = composeServices(
+    SUBGRAPH_NAMES.map((name) => ({ name, url: `http://${name}.subgraph.invalid/graphql`, typeDefs: parse(sdl[name]!) })),
+  );
+  if (result.errors) throw new Error(`composition failed:\n${result.errors.map((error) => error.message).join('\n')}`);
+  files.push([join(SCHEMA_DIR, 'supergraph.graphql'), `${result.supergraphSdl.trim()}\n`]);
+  files.push([join(SCHEMA_DIR, '..', 'docs', 'errors.md'), errorCatalogueDocument()]);
+  return { files, apiSchema: result.schema.toAPISchema().toGraphQLJSSchema() };
+}
 
-if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  const composed = await composeSupergraph();
-  if (process.argv.includes('--write')) {
-    for (const [path, content] of files(composed)) writeFileSync(path, content);
-    process.stdout.write('schema: subgraph SDLs and supergraph written\n');
-  } else {
-    const stale = files(composed).filter(([path, content]) => {
+function stale(files: Composed['files']): string[] {
+  return files
+    .filter(([path, content]) => {
       try {
         return readFileSync(path, 'utf8') !== content;
       } catch {
         return true;
       }
-    });
-    if (stale.length > 0) {
-      process.stderr.write(`schema: stale files (run npm run schema:print):\n${stale.map(([path]) => `  ${path}`).join('\n')}\n`);
-      process.exit(1);
+    })
+    .map(([path]) => path);
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  const composed = await composeSupergraph();
+  if (process.argv.includes('--write')) {
+    for (const [path, content] of composed.files) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
     }
-    process.stdout.write('schema: up to date\n');
+    process.stdout.write('schema: subgraph SDLs, supergraph and named operations written\n');
+  } else {
+    const outdated = stale(composed.files);
+    const invalid = checkOperations(OPERATIONS_DIR, composed.apiSchema);
+    if (outdated.length > 0)
+      process.stderr.write(`schema: stale files (run npm run schema:print):\n${outdated.map((path) => `  ${path}`).join('\n')}\n`);
+    if (invalid.length > 0)
+      process.stderr.write(
+        `schema: operations that do not validate against the supergraph:\n${invalid.map((line) => `  ${line}`).join('\n')}\n`,
+      );
+    if (outdated.length > 0 || invalid.length > 0) process.exit(1);
+    process.stdout.write('schema: up to date; every named operation validates against the supergraph\n');
   }
 }

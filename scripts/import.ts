@@ -1,6 +1,6 @@
 /**
  * `npm run import -- FILE… [--book-id ID]`: imports OpenITI mARkdown or JSON Lines files into the
- * library, streaming each file (one transaction per book), with a progress bar on a terminal.
+ * library, streaming each file (all or nothing: one transaction per file), with a progress bar on a terminal.
  * Uses the server's configuration, so it works while the server runs.
  */
 import { createReadStream } from 'node:fs';
@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import cliProgress from 'cli-progress';
 import { LibraryImportService, type ImportedBook } from '../subgraphs/library/import/library-import.service.js';
 import { detectFormat, eventsOf } from '../subgraphs/library/import/sources.js';
-import { DomainError } from '../subgraphs/shared/errors.js';
+import { DomainError } from '../contracts/errors.js';
 import { openLibraryCli } from './cli-runtime.js';
 
 interface Arguments {

@@ -1,3 +1,5 @@
+import { EdgeErrorCode } from '../../contracts/errors.js';
+import { LibraryErrorCode } from '../../contracts/library/errors.js';
 import { FacadeError } from '../facade-error.js';
 import type { ErrorMapper } from '../route.js';
 
@@ -7,6 +9,7 @@ const TYPE_BY_STATUS: Readonly<Record<number, string>> = {
   401: 'authentication_error',
   403: 'permission_error',
   404: 'not_found_error',
+  405: 'invalid_request_error',
   409: 'invalid_request_error',
   413: 'invalid_request_error',
   415: 'invalid_request_error',
@@ -16,29 +19,23 @@ const TYPE_BY_STATUS: Readonly<Record<number, string>> = {
   503: 'service_unavailable',
 };
 
-const libraryBody = (error: FacadeError) => ({
-  status: error.status,
-  body: {
-    error: {
-      message: error.message,
-      type: TYPE_BY_STATUS[error.status] ?? 'api_error',
-      code: error.code.toLowerCase(),
-      param: error.param,
-      details: error.details,
-    },
-  },
-  headers: typeof error.meta.retryAfter === 'number' ? { 'Retry-After': String(error.meta.retryAfter) } : undefined,
-});
-
 /**
- * A request body that is not JSON. No `/v1` operation publishes 400; bad input is a
- * 422 `invalid_request_error` there, so that is how it is reported.
+ * Library `/v1` errors: `{error:{message, type, code, param, details}}`. No `/v1`
+ * operation publishes 400, so a body that is not JSON is the 422 `invalid_json`.
  */
-const INVALID_JSON = { status: 422, code: 'invalid_json' } as const;
-
-/** Library `/v1` errors: `{error:{message, type, code, param, details}}`. */
 export const libraryErrorBody: ErrorMapper = (raw) => {
-  const error =
-    raw.status === 400 && raw.code === 'BAD_REQUEST' ? new FacadeError(INVALID_JSON.status, INVALID_JSON.code, raw.message) : raw;
-  return libraryBody(error);
+  const error = raw.is(EdgeErrorCode.BAD_REQUEST) ? FacadeError.of(LibraryErrorCode.invalid_json, raw.message) : raw;
+  return {
+    status: error.status,
+    body: {
+      error: {
+        message: error.message,
+        type: TYPE_BY_STATUS[error.status] ?? 'api_error',
+        code: error.code.toLowerCase(),
+        param: error.param,
+        details: error.details,
+      },
+    },
+    headers: typeof error.meta.retryAfter === 'number' ? { 'Retry-After': String(error.meta.retryAfter) } : undefined,
+  };
 };

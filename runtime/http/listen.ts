@@ -1,6 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
+import { answerClientError } from './client-error.js';
 
 export interface Listening {
   readonly server: Server;
@@ -43,6 +45,13 @@ export async function listen(app: Koa, port: number, host: string): Promise<List
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   const connections = trackConnections(server);
+  // The request each connection is in, so a body cut short is answered in its path's family.
+  const current = new WeakMap<Duplex, { request: IncomingMessage; response: ServerResponse }>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => current.set(request.socket, { request, response }));
+  server.on('clientError', (error: Error, socket: Duplex) => {
+    const inFlight = current.get(socket);
+    answerClientError(error, socket, inFlight && { url: inFlight.request.url ?? '/', answered: inFlight.response.headersSent });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

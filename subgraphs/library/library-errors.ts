@@ -1,11 +1,5 @@
-import { DomainError, defineErrorCodes, type ErrorDetail } from '../shared/errors.js';
-
-/** Library codes (lower_snake, as they appear on the `/v1` wire), registered once. */
-export const LibraryErrorCode = defineErrorCodes({
-  invalid_parameter: { status: 422, description: 'A query parameter is missing or outside its documented range.' },
-  search_unavailable: { status: 502, description: 'The search engine failed or did not answer.' },
-  invalid_import: { status: 422, description: 'An imported file is malformed; the error names the line and field.' },
-});
+import { DomainError, type ErrorDetail } from '../../contracts/errors.js';
+import { LibraryErrorCode } from '../../contracts/library/errors.js';
 
 /** One invalid parameter, as `details` lists it. */
 export interface ParameterProblem {

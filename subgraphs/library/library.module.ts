@@ -1,25 +1,54 @@
-import { serviceMap, type SubgraphModule } from '../shared/subgraph.js';
-import { accountsEntities, accountsResolvers, createAccountsServices } from './accounts/accounts.module.js';
-import { chatResolvers, chatStreams, createChatServices } from './chat/chat.module.js';
-import { importStreams } from './import/import.stream.js';
-import { LibraryHealthResolver } from './health/library-health.resolver.js';
-import { LibraryHealthService } from './health/library-health.service.js';
-import { contentEntities, contentResolvers, createContentServices, loadDemoOnFirstStart } from './library-content.js';
+import { LIBRARY_CONTRACTS } from '../../contracts/library/index.js';
+import { publicGuard } from '../shared/contracts/public-guard.js';
+import type { SubgraphModule } from '../shared/subgraph.js';
+import { accountsEntities, createAccountsServices } from './accounts/accounts.module.js';
+import { accountOperations } from './accounts/accounts.operations.js';
+import { LibraryAccess } from './accounts/access.service.js';
+import { AdminTokenCheck } from '../shared/admin-token.js';
+import { catalogFields, catalogOperations } from './catalog/catalog.operations.js';
+import { createChatServices } from './chat/chat.module.js';
+import { chatOperations } from './chat/chat.operations.js';
+import { healthOperations, LibraryHealthService } from './health/library-health.service.js';
+import { importOperations } from './import/import.operations.js';
+import { LibraryImportService } from './import/library-import.service.js';
+import { contentEntities, createContentServices, loadDemoOnFirstStart } from './library-content.js';
 import { libraryMigrations } from './migrations/index.js';
+import { retrievalOperations } from './search/retrieval.operations.js';
+import type { SearchEngine } from './search/search-engine.js';
+
+/** The search engine the services were built with, so operations can name it. */
+class EngineInfo {
+  constructor(readonly engine: SearchEngine) {}
+}
 
 export const libraryModule: SubgraphModule = {
   name: 'library',
   database: { schema: 'library', entities: [...accountsEntities, ...contentEntities], migrations: libraryMigrations },
-  resolvers: [LibraryHealthResolver, ...accountsResolvers, ...contentResolvers, ...chatResolvers],
+  contracts: LIBRARY_CONTRACTS,
   createServices(runtime) {
     const content = createContentServices(runtime);
-    return serviceMap(
+    return [
+      new EngineInfo(content.engine),
       new LibraryHealthService(runtime, content.engine),
       ...createAccountsServices(runtime),
       ...content.services,
       ...createChatServices(runtime, content.engine),
-    );
+    ];
   },
-  streams: { ...chatStreams, ...importStreams },
-  onReady: loadDemoOnFirstStart,
+  bind(services) {
+    const { engine } = services.get(EngineInfo);
+    return {
+      implementations: [
+        ...healthOperations(services),
+        ...accountOperations(services),
+        ...retrievalOperations(services),
+        ...catalogOperations(services, engine),
+        ...chatOperations(services),
+        ...importOperations(services),
+      ],
+      fields: catalogFields,
+      guards: { public: publicGuard, libraryKey: services.get(LibraryAccess), adminToken: services.get(AdminTokenCheck) },
+    };
+  },
+  onReady: (runtime, services) => loadDemoOnFirstStart(runtime, services.get(LibraryImportService)),
 };

@@ -1,13 +1,61 @@
-import { serviceMap, type SubgraphModule } from '../shared/subgraph.js';
-import { ResearchHealthResolver } from './health/research-health.resolver.js';
+import { CONTRACTS } from '../../contracts/registry.js';
+import { AdminTokenCheck } from '../shared/admin-token.js';
+import { publicGuard } from '../shared/contracts/public-guard.js';
+import type { SubgraphModule } from '../shared/subgraph.js';
+import { ResearchKeyGuard } from './access/research-key-guard.js';
+import { AssistantTurns } from './assistant/assistant-turns.js';
+import { BillingService } from './billing/billing.service.js';
+import { StripeCheckout, stripeClient } from './billing/checkout.js';
+import { CreditLedger } from './billing/credit-ledger.js';
+import { StripeWebhook } from './billing/stripe-webhook.js';
 import { ResearchHealthService } from './health/research-health.service.js';
+import { ApiKeyService } from './keys/api-key.service.js';
 import { researchMigrations } from './migrations/index.js';
+import { Providers } from './providers.js';
+import { ASSISTANT_TURNS, RESEARCH_RUNS } from './queues.js';
+import { ResearchError } from './research.errors.js';
+import { researchOperations } from './research.operations.js';
+import { ResearchRunService } from './runs/research-run.service.js';
+import { ResearchRuns } from './runs/research-runs.consumer.js';
+import { ThreadService } from './threads/thread.service.js';
+import { ThreadStore } from './threads/thread.store.js';
+import { createDemoWorkspace } from './workspaces/demo-workspace.js';
+import { WorkspaceService } from './workspaces/workspace.service.js';
 
 export const researchModule: SubgraphModule = {
   name: 'research',
   database: { schema: 'research', entities: [], migrations: researchMigrations },
-  resolvers: [ResearchHealthResolver],
+  contracts: CONTRACTS.research,
   createServices(runtime) {
-    return serviceMap(new ResearchHealthService(runtime));
+    const { config, logger, queues, orm } = runtime;
+    const ledger = new CreditLedger();
+    const store = new ThreadStore();
+    const keys = new ApiKeyService();
+    const providers = new Providers(config, logger.child({ component: 'providers' }));
+    const billing = new BillingService(ledger, new StripeCheckout(stripeClient(config)));
+    queues.consume(ASSISTANT_TURNS, new AssistantTurns(orm, store, ledger, providers));
+    queues.consume(RESEARCH_RUNS, new ResearchRuns(orm, store, ledger, providers));
+    return [
+      ledger,
+      store,
+      keys,
+      billing,
+      new ResearchKeyGuard(),
+      new AdminTokenCheck(config.adminToken, () => ResearchError.adminUnauthorized()),
+      new ResearchHealthService(runtime),
+      new WorkspaceService(keys, ledger),
+      new ThreadService(store, ledger, queues, logger),
+      new ResearchRunService(store, ledger, queues, logger),
+      new StripeWebhook(config.stripeWebhookSecret, billing, logger.child({ component: 'stripe-webhook' })),
+    ];
+  },
+  bind: (services) => ({
+    implementations: researchOperations(services),
+    guards: { public: publicGuard, researchKey: services.get(ResearchKeyGuard), adminToken: services.get(AdminTokenCheck) },
+  }),
+  async onReady(runtime, services) {
+    if (!runtime.config.demoResearch) return;
+    const logger = runtime.logger.child({ component: 'first-start' });
+    await createDemoWorkspace(runtime.orm.em.fork(), services.get(WorkspaceService), services.get(CreditLedger), logger);
   },
 };

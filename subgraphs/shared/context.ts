@@ -28,7 +28,10 @@ export const FORWARDED_HEADERS = [
   'x-admin-token',
   'x-request-id',
   'x-client-ip',
+  'x-base-url',
   'idempotency-key',
+  'x-organization-id',
+  'user-agent',
   'accept-language',
   'stripe-signature',
 ] as const;

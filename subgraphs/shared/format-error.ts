@@ -1,15 +1,11 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Logger } from '../../runtime/logger.js';
-import { CommonErrorCode, DomainError } from './errors.js';
+import { CommonErrorCode, DomainError, errorCode, GraphQLErrorCode, wireCode } from '../../contracts/errors.js';
 
-/** Codes graphql-js and Apollo use for malformed operations; they are the client's fault. */
-const CLIENT_CODES: Readonly<Record<string, number>> = {
-  GRAPHQL_PARSE_FAILED: 400,
-  GRAPHQL_VALIDATION_FAILED: 400,
-  BAD_USER_INPUT: 400,
-  PERSISTED_QUERY_NOT_FOUND: 400,
-  OPERATION_RESOLUTION_FAILURE: 400,
-};
+/** Codes graphql-js and Apollo use for malformed operations (and bad arguments); they are the client's fault. */
+const CLIENT_CODES: Readonly<Record<string, number>> = Object.fromEntries(
+  [...Object.values(GraphQLErrorCode), CommonErrorCode.BAD_USER_INPUT].map((key) => [wireCode(key), errorCode(key).status]),
+);
 
 function findDomainError(error: unknown): DomainError | undefined {
   let current: unknown = error;
@@ -46,7 +42,7 @@ export function formatSubgraphError(formatted: GraphQLFormattedError, error: unk
   const isValidation = code !== undefined && code in CLIENT_CODES;
   const isArgumentCoercion = !code && graphQLError && !graphQLError.originalError;
   if (isValidation || isArgumentCoercion) {
-    const clientCode = code ?? CommonErrorCode.BAD_USER_INPUT;
+    const clientCode = code ?? wireCode(CommonErrorCode.BAD_USER_INPUT);
     return { ...formatted, extensions: { code: clientCode, http: { status: CLIENT_CODES[clientCode] ?? 400 } } };
   }
   logger.error({ err: graphQLError?.originalError ?? error, path: formatted.path }, 'unexpected resolver error');
@@ -54,6 +50,6 @@ export function formatSubgraphError(formatted: GraphQLFormattedError, error: unk
     message: 'Internal server error',
     path: formatted.path,
     locations: formatted.locations,
-    extensions: { code: CommonErrorCode.INTERNAL_SERVER_ERROR, http: { status: 500 } },
+    extensions: { code: wireCode(CommonErrorCode.INTERNAL_SERVER_ERROR), http: { status: 500 } },
   };
 }

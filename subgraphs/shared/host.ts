@@ -2,11 +2,14 @@ import { execute, type ExecutionResult, type GraphQLError, type GraphQLFormatted
 import { DocumentCache } from './document-cache.js';
 import type { Config } from '../../runtime/config.js';
 import type { Logger } from '../../runtime/logger.js';
+import type { Metrics } from '../../runtime/metrics.js';
 import type { RequestHeaders, SubgraphContext } from './context.js';
 import { formatSubgraphError } from './format-error.js';
 import { migrate, openOrm, type SubgraphOrm } from './orm.js';
-import { bindStreams, openStream, type StreamOpening, type StreamRequest } from './streams.js';
-import { buildSubgraph, servicesFor, type SubgraphModule, type SubgraphRuntime } from './subgraph.js';
+import { OperationPipeline } from './contracts/pipeline.js';
+import { QueueHub } from './queues/queue-hub.js';
+import { openStream, type StreamHandler, type StreamOpening, type StreamRequest } from './streams.js';
+import { buildSubgraph, serviceLookup, type HttpMount, type PublicOrigin, type SubgraphModule, type SubgraphRuntime } from './subgraph.js';
 
 export interface SubgraphRequest {
   readonly query: string;
@@ -28,6 +31,8 @@ export interface RunningSubgraph {
   execute(request: SubgraphRequest, headers: RequestHeaders): Promise<SubgraphResponse>;
   /** Runs a named streaming operation with the same context construction as `execute`. */
   openStream(request: StreamRequest, headers: RequestHeaders, signal: AbortSignal): Promise<StreamOpening>;
+  /** The module's non-GraphQL HTTP (`SubgraphModule.http`), for the process that serves it. */
+  http(origin: PublicOrigin): readonly HttpMount[];
   close(): Promise<void>;
 }
 
@@ -35,33 +40,54 @@ export interface StartSubgraphOptions {
   readonly config: Config;
   readonly databaseUrl: string;
   readonly logger: Logger;
+  /** Where operation calls are counted (`/metrics`). */
+  readonly metrics?: Pick<Metrics, 'operationCalls'>;
 }
 
 /** Opens the subgraph's database, applies its migrations and builds its schema. */
 export async function startSubgraph(module: SubgraphModule, options: StartSubgraphOptions): Promise<RunningSubgraph> {
   const logger = options.logger.child({ subgraph: module.name });
   const orm = await openOrm(module.database, { databaseUrl: options.databaseUrl, logger });
+  const queues = new QueueHub({
+    role: options.config.role,
+    databaseUrl: options.databaseUrl,
+    redisUrl: options.config.redisUrl,
+    logger: logger.child({ component: 'queues' }),
+  });
   try {
     await migrate(orm, module.database, options.databaseUrl, logger);
-    const runtime: SubgraphRuntime = { config: options.config, orm, database: module.database, logger };
-    const services = module.createServices(runtime);
-    const schema = await buildSubgraph(module, services);
+    const runtime: SubgraphRuntime = { config: options.config, orm, database: module.database, logger, queues };
+    const services = serviceLookup(`subgraph ${module.name}`, module.createServices(runtime));
+    const bindings = module.bind(services, runtime);
+    const pipeline = new OperationPipeline(module.contracts, bindings, (contract, outcome) =>
+      options.metrics?.operationCalls.inc({ service: module.name, operation: contract.name, outcome }),
+    );
+    const contractRuntime = { pipeline, fields: new Map((bindings.fields ?? []).map((field) => [field.type, field] as const)) };
+    const schema = await buildSubgraph(module, () => contractRuntime);
     const documents = new DocumentCache(schema);
-    const streams = bindStreams(module, (owner, wanted) => servicesFor(services, owner, wanted));
-    await module.onReady?.(runtime);
+    const stream = (name: string): StreamHandler | undefined =>
+      pipeline.hasStream(name)
+        ? async function* (input, ctx, signal, body) {
+            yield* await pipeline.openStream(name, ctx, (input ?? {}) as Record<string, unknown>, signal, body);
+          }
+        : undefined;
+    await module.onReady?.(runtime, services);
+    await queues.start();
     return {
       name: module.name,
       schema,
       orm,
       execute: (request, headers) => executeSubgraph(schema, documents, orm, logger, request, headers),
-      openStream: (request, headers, signal) =>
-        openStream(streams.get(request.name), request, subgraphContext(orm, logger, headers), signal),
+      openStream: (request, headers, signal) => openStream(stream(request.name), request, subgraphContext(orm, logger, headers), signal),
+      http: (origin) => module.http?.(services, runtime, origin) ?? [],
       async close() {
-        await module.onClose?.();
+        await queues.close();
+        await module.onClose?.(services);
         await orm.close(true);
       },
     };
   } catch (error) {
+    await queues.close().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     throw error;
   }

@@ -1,16 +1,15 @@
 import type { GraphQLFormattedError } from 'graphql';
-import type { ClassType } from 'type-graphql';
-import type { SubgraphName } from '../../runtime/config.js';
+import { CommonErrorCode, EdgeErrorCode, wireCode } from '../../contracts/errors.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { SubgraphContext } from './context.js';
 import { formatSubgraphError } from './format-error.js';
-import type { SubgraphModule } from './subgraph.js';
 
 /**
  * Streaming operations: the path beside GraphQL for answers that arrive piece by piece
  * (the gateway can neither `@defer` nor subscribe through federation). A module declares
- * them by name; they run with the same `SubgraphContext` as a GraphQL operation and
- * produce typed events that know nothing of HTTP or SSE. See docs/adr/0006.
+ * them in contracts (a `stream` operation, or a REST binding's `stream`); they run
+ * through the same pipeline and `SubgraphContext` as a GraphQL operation and produce
+ * typed events that know nothing of HTTP or SSE. See docs/adr/0006.
  */
 
 /** One streaming operation bound to its services: the events of one request, stopped by `signal`. */
@@ -21,21 +20,6 @@ export type StreamHandler = (
   /** The raw request body of an upload (e.g. a file to import), read as it arrives; absent otherwise. */
   body?: AsyncIterable<Uint8Array>,
 ) => AsyncIterable<unknown>;
-
-type Instances<T extends readonly ClassType[]> = { -readonly [K in keyof T]: T[K] extends ClassType<infer I> ? I : never };
-
-/** A named streaming operation as a module declares it: the services it needs by class, like a resolver's `inject`. */
-export interface StreamOperation {
-  readonly inject: readonly ClassType[];
-  readonly create: (...services: unknown[]) => StreamHandler;
-}
-
-export function defineStream<const T extends readonly ClassType[]>(
-  inject: T,
-  create: (...services: Instances<T>) => StreamHandler,
-): StreamOperation {
-  return { inject, create: create as unknown as StreamOperation['create'] };
-}
 
 /** Header carrying an upload's input (URI-encoded JSON) to a remote stream endpoint. */
 export const STREAM_INPUT_HEADER = 'x-stream-input';
@@ -67,41 +51,17 @@ export class StreamFailure extends Error {
 
 const notFound = (name: string): GraphQLFormattedError => ({
   message: `no stream operation ${name}`,
-  extensions: { code: 'NOT_FOUND', http: { status: 404 } },
+  extensions: { code: wireCode(CommonErrorCode.NOT_FOUND), http: { status: 404 } },
 });
 
 /** The client left before the stream opened; nobody reads this answer, it only ends the request. */
 export const CLIENT_GONE: GraphQLFormattedError = {
   message: 'the client closed the request',
-  extensions: { code: 'CLIENT_CLOSED', http: { status: 499 } },
+  extensions: { code: wireCode(EdgeErrorCode.CLIENT_CLOSED), http: { status: 499 } },
 };
 
 function formatStreamError(error: unknown, logger: Logger): GraphQLFormattedError {
   return formatSubgraphError({ message: error instanceof Error ? error.message : String(error) }, error, logger);
-}
-
-/** Binds a module's declared streams to the services built for this process. */
-export function bindStreams(
-  module: SubgraphModule,
-  resolve: (owner: string, wanted: readonly ClassType[]) => unknown[],
-): ReadonlyMap<string, StreamHandler> {
-  const handlers = new Map<string, StreamHandler>();
-  for (const [name, operation] of Object.entries(module.streams ?? {})) {
-    handlers.set(name, operation.create(...resolve(`stream ${name}`, operation.inject)));
-  }
-  return handlers;
-}
-
-/** Which subgraph serves each stream name; names are unique across subgraphs, like operation names. */
-export function streamOwners(modules: Readonly<Record<SubgraphName, SubgraphModule>>): Readonly<Record<string, SubgraphName>> {
-  const owners: Record<string, SubgraphName> = {};
-  for (const [subgraph, module] of Object.entries(modules) as Array<[SubgraphName, SubgraphModule]>) {
-    for (const name of Object.keys(module.streams ?? {})) {
-      if (owners[name]) throw new Error(`stream ${name} is declared by ${owners[name]} and ${subgraph}`);
-      owners[name] = subgraph;
-    }
-  }
-  return owners;
 }
 
 /** Runs a stream up to its first event: a failure until then is an ordinary, formatted error. */

@@ -2,12 +2,16 @@ import 'reflect-metadata';
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { parse, type GraphQLSchema } from 'graphql';
-import { buildSchema, createResolversMap, type ClassType, type NonEmptyArray } from 'type-graphql';
+import type { Middleware } from 'koa';
+import { buildSchema, createResolversMap, type ClassType } from 'type-graphql';
+import type { OperationContract } from '../../contracts/operation.js';
 import type { Config, SubgraphName } from '../../runtime/config.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { SubgraphContext } from './context.js';
+import type { Bindings } from './contracts/implementation.js';
+import { contractResolverClasses, type ContractRuntime } from './contracts/resolvers.js';
 import type { SubgraphDatabase, SubgraphOrm } from './orm.js';
-import type { StreamOperation } from './streams.js';
+import type { QueueHub } from './queues/queue-hub.js';
 
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag"])';
@@ -18,64 +22,107 @@ export interface SubgraphRuntime {
   readonly orm: SubgraphOrm;
   readonly database: SubgraphDatabase;
   readonly logger: Logger;
+  /** The subgraph's job queues in this process; consumers declared on it start after `onReady` where the role runs them. */
+  readonly queues: QueueHub;
+}
+
+/** The services of a module, found by class. */
+export interface Services {
+  get<T extends object>(cls: ClassType<T>): T;
 }
 
 /**
- * One subgraph: its schema pieces and database. `createServices` builds the domain
- * services once per process; resolvers get them through a container keyed by class.
+ * One subgraph: its operations (contracts), its database, and how its services serve
+ * the operations. Its GraphQL schema is generated from the contracts; `createServices`
+ * builds the domain services once per process and `bind` hands them to the contracts.
  */
 export interface SubgraphModule {
   readonly name: SubgraphName;
   readonly database: SubgraphDatabase;
-  readonly resolvers: NonEmptyArray<ClassType>;
-  readonly orphanedTypes?: ClassType[];
+  /** Every operation of the service (edge-only ones included; they have no GraphQL field). */
+  readonly contracts: readonly OperationContract[];
   readonly referenceResolvers?: GraphQLResolverMap<SubgraphContext>;
-  /** Builds the services resolvers ask for, once per process. */
-  readonly createServices: (runtime: SubgraphRuntime) => ReadonlyMap<ClassType, unknown>;
-  /** Named streaming operations beside the schema (`subgraphs/shared/streams.ts`), e.g. chat completions. */
-  readonly streams?: Readonly<Record<string, StreamOperation>>;
+  /** Builds the services, once per process. */
+  readonly createServices: (runtime: SubgraphRuntime) => readonly object[];
+  /** Service methods, guards and wrappers for the contracts. */
+  readonly bind: (services: Services, runtime: SubgraphRuntime) => Bindings;
+  /**
+   * HTTP the module serves besides its operations (e.g. the operations service's OpenID
+   * provider under `/oidc`): each mount answers every request under its prefix. The facade
+   * serves them in the all-in-one role, the subgraph server in `subgraph:<name>`; behind a
+   * separate gateway the reverse proxy routes the prefixes to the subgraph's process.
+   * Called once per serving process, when its HTTP app is made.
+   */
+  readonly http?: (services: Services, runtime: SubgraphRuntime, origin: PublicOrigin) => readonly HttpMount[];
   /** Work done once after migrations, e.g. loading the demo library. */
-  readonly onReady?: (runtime: SubgraphRuntime) => Promise<void>;
-  readonly onClose?: () => Promise<void>;
+  readonly onReady?: (runtime: SubgraphRuntime, services: Services) => Promise<void>;
+  /** Work done before the database closes, e.g. stopping what `onReady` started in these services. */
+  readonly onClose?: (services: Services) => Promise<void>;
 }
 
 /**
- * Builds the federated schema (with no services when it is only printed) of a subgraph: type-graphql prints the SDL with
- * directives, `@apollo/subgraph` adds the federation fields, and type-graphql's
- * resolver map (plus `__resolveReference`s) are attached.
+ * Where clients reach the process: `PUBLIC_BASE_URL`, else the origin its server is bound
+ * to (never a request's `Host`). Known once the server listens; calling it earlier throws.
  */
-export async function buildSubgraph(module: SubgraphModule, services: ReadonlyMap<ClassType, unknown> = new Map()): Promise<GraphQLSchema> {
+export type PublicOrigin = () => string;
+
+/** Non-GraphQL HTTP of a module: the middleware answers every request whose path is `prefix` or under it. */
+export interface HttpMount {
+  /** A path prefix such as `/oidc` (no trailing slash). */
+  readonly prefix: string;
+  readonly middleware: Middleware;
+}
+
+/**
+ * One middleware serving the mounts: a request under a mount's prefix goes to it (and
+ * `ctx.state.route` names the prefix, for metrics); any other goes on.
+ */
+export function serveMounts(mounts: readonly HttpMount[]): Middleware {
+  for (const mount of mounts) {
+    if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(mount.prefix)) throw new Error(`invalid HTTP mount prefix ${mount.prefix}`);
+  }
+  return async (ctx, next) => {
+    const mount = mounts.find(({ prefix }) => ctx.path === prefix || ctx.path.startsWith(`${prefix}/`));
+    if (!mount) return next();
+    ctx.state.route ??= `${mount.prefix}/*`;
+    return mount.middleware(ctx, next);
+  };
+}
+
+const notRunning = (): ContractRuntime => {
+  throw new Error('this schema was built to be printed, not to run operations');
+};
+
+/**
+ * Builds the federated schema of a subgraph: type-graphql builds the generated
+ * resolvers of its contracts and prints the SDL with directives, `@apollo/subgraph`
+ * adds the federation fields, and the resolver map (plus `__resolveReference`s) is
+ * attached. Without a runtime the schema can only be printed.
+ */
+export async function buildSubgraph(module: SubgraphModule, runtime: () => ContractRuntime = notRunning): Promise<GraphQLSchema> {
+  const resolvers = contractResolverClasses(module.name, module.contracts, runtime);
   const schema = await buildSchema({
-    resolvers: module.resolvers,
-    orphanedTypes: module.orphanedTypes,
+    resolvers: resolvers as [ClassType, ...ClassType[]],
     skipCheck: true,
     validate: false,
-    container: {
-      get: (someClass: ClassType) => {
-        const instance = services.get(someClass);
-        if (instance !== undefined) return instance;
-        return new someClass(...servicesFor(services, someClass.name, (someClass as { inject?: ClassType[] }).inject ?? []));
-      },
-    },
+    container: { get: (someClass: ClassType) => new someClass() },
   });
   const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`);
-  const resolvers = createResolversMap(schema) as GraphQLResolverMap<SubgraphContext>;
+  const resolverMap = createResolversMap(schema) as GraphQLResolverMap<SubgraphContext>;
   for (const [typeName, fields] of Object.entries(module.referenceResolvers ?? {})) {
-    resolvers[typeName] = { ...(resolvers[typeName] as object), ...(fields as object) } as never;
+    resolverMap[typeName] = { ...(resolverMap[typeName] as object), ...(fields as object) } as never;
   }
-  return buildSubgraphSchema([{ typeDefs, resolvers }]);
+  return buildSubgraphSchema([{ typeDefs, resolvers: resolverMap }]);
 }
 
-/** The services `owner` asks for (a resolver's static `inject` list, a stream's `inject`), matched by class. */
-export function servicesFor(services: ReadonlyMap<ClassType, unknown>, owner: string, wanted: readonly ClassType[]): unknown[] {
-  return wanted.map((dependency) => {
-    const service = services.get(dependency);
-    if (service === undefined) throw new Error(`${owner} needs ${dependency.name}, which is not provided`);
-    return service;
-  });
-}
-
-/** The services of a module, keyed by their class for resolvers' `inject` lists. */
-export function serviceMap(...services: object[]): ReadonlyMap<ClassType, unknown> {
-  return new Map(services.map((service) => [service.constructor as ClassType, service]));
+/** The services of a module, keyed by their class. */
+export function serviceLookup(owner: string, services: readonly object[]): Services {
+  const byClass = new Map(services.map((service) => [service.constructor, service]));
+  return {
+    get<T extends object>(cls: ClassType<T>): T {
+      const found = byClass.get(cls);
+      if (found === undefined) throw new Error(`${owner} has no ${cls.name}`);
+      return found as T;
+    },
+  };
 }

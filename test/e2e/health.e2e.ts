@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_LIMITS } from '../../gateway/limits.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -43,9 +44,9 @@ describe('health endpoints', () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({
         status: 'ok',
-        info: { database: { status: 'up' }, migrations: { status: 'up' } },
+        info: { database: { status: 'up' }, migrations: { status: 'up' }, identity: { status: 'up' } },
         error: {},
-        details: { database: { status: 'up' }, migrations: { status: 'up' } },
+        details: { database: { status: 'up' }, migrations: { status: 'up' }, identity: { status: 'up' } },
       });
     }
   });
@@ -66,6 +67,7 @@ describe('unknown paths', () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(await response.json()).toEqual({
+      type: 'about:blank',
       title: 'no route for /api/v1/nothing-here',
       status: 404,
       code: 'NOT_FOUND',
@@ -112,9 +114,22 @@ describe('gateway', () => {
   });
 
   it('refuses operations deeper than the depth limit', async () => {
-    const deep = `{ libraryHealth { ${'components { '.repeat(1)}name } ${'__typename '.repeat(1)} } }`;
-    expect((await stack.graphql(deep)).body.data).toBeDefined();
-    const aliases = Array.from({ length: 16 }, (_, i) => `a${i}: libraryHealth { status }`).join(' ');
+    // Each inline fragment is one level to the depth limit; `{ libraryHealth { status } }` is two.
+    const nested = (fragments: number) =>
+      `{ libraryHealth { ${'... on ServiceHealth { '.repeat(fragments)}status ${'} '.repeat(fragments)}} }`;
+    const atLimit = await stack.graphql(nested(GATEWAY_LIMITS.maxDepth - 2));
+    expect(atLimit.status).toBe(200);
+    expect(atLimit.body.data).toEqual({ libraryHealth: { status: 'ok' } });
+    const { status, body } = await stack.graphql(nested(GATEWAY_LIMITS.maxDepth - 1));
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.message).toMatch(
+      new RegExp(`depth limit of ${GATEWAY_LIMITS.maxDepth} exceeded, found ${GATEWAY_LIMITS.maxDepth + 1}`),
+    );
+  });
+
+  it('refuses operations with more aliases than the alias limit', async () => {
+    const aliases = Array.from({ length: GATEWAY_LIMITS.maxAliases + 1 }, (_, i) => `a${i}: libraryHealth { status }`).join(' ');
     const { status, body } = await stack.graphql(`{ ${aliases} }`);
     expect(status).toBe(400);
     expect(body.errors?.[0]?.message).toMatch(/aliases/i);

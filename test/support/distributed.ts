@@ -14,11 +14,12 @@ export interface DistributedStack {
 /**
  * The distributed deployment on a fresh database: three `ROLE=subgraph:<name>` servers
  * and a `ROLE=gateway` in front of them, all over HTTP on ephemeral ports. `env` goes
- * to every subgraph server, `libraryEnv` to the library's alone.
+ * to every subgraph server, `libraryEnv` to the library's alone, `gatewayEnv` to the gateway.
  */
 export async function startDistributed(
   env: Record<string, string> = {},
   libraryEnv: Record<string, string> = {},
+  gatewayEnv: Record<string, string> = {},
 ): Promise<DistributedStack> {
   const database = await createTestDatabase();
   const logger = createLogger('silent');
@@ -38,7 +39,10 @@ export async function startDistributed(
       subgraphs[name] = system;
       urls[`SUBGRAPH_${name.toUpperCase()}_URL`] = `${system.url}/graphql`;
     }
-    const gateway = await startSystem(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ROLE: 'gateway', ...urls }), logger);
+    const gateway = await startSystem(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ROLE: 'gateway', ...urls, ...gatewayEnv }),
+      logger,
+    );
     started.push(gateway);
     return { gateway, subgraphs, stop };
   } catch (error) {

@@ -29,7 +29,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DEMO_LIBRARY: 'false',
     DATABASE_URL: database?.url,
     ...env,

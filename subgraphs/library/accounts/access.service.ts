@@ -1,7 +1,9 @@
+import type { LibraryKeyAccess } from '../../../contracts/access.js';
 import type { SubgraphContext } from '../../shared/context.js';
+import type { Guard } from '../../shared/contracts/implementation.js';
 import { AccountsError } from './accounts.errors.js';
 import { bearerKey, hashKey, looksLikeKey, sameDigest } from './api-key-secret.js';
-import { limitsOf, planOf, PLANS, type Limits, type PlanName } from './plans.js';
+import { limitsOf, planOf, PLANS, type Limits, type PlanName } from '../../../contracts/library/plans.js';
 import { rateLimitState, type RateLimitState, type WindowCounts } from './rate-limit-state.js';
 import type { UsageRepository } from './usage.repository.js';
 import { secondsUntil, systemClock, windowsAt, type Clock, type Windows } from './windows.js';
@@ -28,32 +30,24 @@ export interface LibraryAccessOptions {
 
 const OPERATION = /^[a-z][a-z0-9_.-]{0,63}$/;
 
+declare module '../../shared/contracts/implementation.js' {
+  interface Callers {
+    libraryKey: Caller;
+  }
+}
+
 /**
- * The gate of every metered library operation (every `/v1` operation but
- * `register`, and their GraphQL fields). A resolver calls it first, with the name
- * its calls are logged under in `/v1/usage`, and passes the caller on:
- *
- * ```ts
- * @Resolver()
- * export class RetrievalResolver {
- *   static readonly inject = [LibraryAccess, RetrievalService];
- *   constructor(private readonly access: LibraryAccess, private readonly retrieval: RetrievalService) {}
- *
- *   @Query(() => RetrieveResult)
- *   async libraryRetrieve(@Ctx() ctx: SubgraphContext, @Arg('q', () => String) q: string) {
- *     const caller = await this.access.admit(ctx, 'retrieve');   // 401 / 429 thrown here
- *     return this.retrieval.retrieve(ctx, q, { maxLimit: caller.limits.maxLimit });
- *   }
- * }
- * ```
- *
- * `admit` reads `Authorization: Bearer <key>`, finds the key by its SHA-256 (its
- * status is read on every call, so an admin's change applies at once), counts the
- * call in PostgreSQL against the minute and UTC-day windows, and records the windows
- * on `ctx.extensions.rateLimit` — before throwing too, so error responses carry the
- * headers whenever a key was given. A refused call counts nothing.
+ * The guard of every metered library operation (access `libraryKey(usage)` in its
+ * contract; every `/v1` operation but `register`). `admit` reads `Authorization:
+ * Bearer <key>`, finds the key by its SHA-256 (its status is read on every call, so an
+ * admin's change applies at once), counts the call in PostgreSQL against the minute
+ * and UTC-day windows under the contract's usage name, and records the windows on
+ * `ctx.extensions.rateLimit` — before throwing too, so error responses carry the
+ * headers whenever a key was given. A refused call counts nothing: `refuse`, run for
+ * input the contract refuses, authenticates and reports the windows without counting,
+ * and `refund` gives back the count of input the service itself refused (422).
  */
-export class LibraryAccess {
+export class LibraryAccess implements Guard<LibraryKeyAccess> {
   private readonly clock: Clock;
 
   constructor(
@@ -63,7 +57,8 @@ export class LibraryAccess {
     this.clock = options.clock ?? systemClock;
   }
 
-  async admit(ctx: SubgraphContext, operation: string): Promise<Caller> {
+  async admit(ctx: SubgraphContext, access: LibraryKeyAccess): Promise<Caller> {
+    const operation = access.usage;
     if (!OPERATION.test(operation)) throw new Error(`operation name ${operation} is not a usage log name`);
     if (this.options.unmeteredKeyId !== undefined) return this.unmetered(this.options.unmeteredKeyId);
     const presented = bearerKey(ctx.headers.authorization);
@@ -86,6 +81,31 @@ export class LibraryAccess {
     if (key.status !== 'active') throw key.status === 'revoked' ? AccountsError.keyRevoked() : AccountsError.keySuspended();
     if (!outcome.counts) throw this.refusal(state, counts, limits, windows, now);
     return { keyId: key.id, plan: planOf(key.plan).name, limits, counts, rateLimit: state };
+  }
+
+  async refuse(ctx: SubgraphContext): Promise<void> {
+    if (this.options.unmeteredKeyId !== undefined) return;
+    const presented = bearerKey(ctx.headers.authorization);
+    if (presented === undefined) throw AccountsError.missingKey();
+    const windows = windowsAt(this.clock());
+    const hash = looksLikeKey(presented) ? hashKey(presented) : undefined;
+    const key = hash ? await this.usage.findKey(ctx.em, hash) : null;
+    if (!key || !sameDigest(key.keyHash, hash!)) {
+      this.report(ctx, rateLimitState(limitsOf(PLANS.free.name, null), { minute: 0, day: 0 }, windows));
+      throw AccountsError.invalidKey();
+    }
+    const counts = await this.usage.peek(ctx.em, key.id, windows);
+    this.report(ctx, rateLimitState(limitsOf(key.plan, key.rpdOverride), counts, windows));
+    if (key.status !== 'active') throw key.status === 'revoked' ? AccountsError.keyRevoked() : AccountsError.keySuspended();
+  }
+
+  async refund(ctx: SubgraphContext, access: LibraryKeyAccess, caller: unknown): Promise<void> {
+    const admitted = caller as Caller;
+    if (this.options.unmeteredKeyId !== undefined) return;
+    const windows = windowsAt(this.clock());
+    await this.usage.refundCall(ctx.em, admitted.keyId, access.usage, windows);
+    const counts = { minute: Math.max(0, admitted.counts.minute - 1), day: Math.max(0, admitted.counts.day - 1) };
+    this.report(ctx, rateLimitState(admitted.limits, counts, windows));
   }
 
   private refusal(state: RateLimitState, counts: WindowCounts, limits: Limits, windows: Windows, now: Date): AccountsError {

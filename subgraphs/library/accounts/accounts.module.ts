@@ -1,31 +1,30 @@
 import type { SubgraphRuntime } from '../../shared/subgraph.js';
 import { AccountService } from './account.service.js';
 import { LibraryAccess } from './access.service.js';
-import { AccountsResolver } from './accounts.resolver.js';
-import { AdminResolver } from './admin.resolver.js';
 import { AdminService } from './admin.service.js';
-import { AdminTokenCheck } from './admin-token.js';
+import { AdminTokenCheck } from '../../shared/admin-token.js';
+import { AccountsError } from './accounts.errors.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { RegistrationService } from './registration.service.js';
 import { UsageRepository } from './usage.repository.js';
 import type { Clock } from './windows.js';
 
-/** What the library module takes from accounts: entities, resolvers and services. */
+/** What the library module takes from accounts: entities and services. */
 export const accountsEntities = [ApiKeyEntity];
-export const accountsResolvers = [AccountsResolver, AdminResolver] as const;
 
 export interface AccountsServiceOptions {
   readonly clock?: Clock;
 }
 
-/** The accounts services, once per process; `LibraryAccess` is the one other resolvers inject. */
+/** The accounts services, once per process; `LibraryAccess` and `AdminTokenCheck` are the guards of library operations. */
 export function createAccountsServices(runtime: SubgraphRuntime, options: AccountsServiceOptions = {}): object[] {
   const usage = new UsageRepository();
   const clock = options.clock;
   return [
     new LibraryAccess(usage, { clock }),
+    new AdminTokenCheck(runtime.config.adminToken, () => AccountsError.adminUnauthorized()),
     new RegistrationService(usage, { clock }),
     new AccountService(usage, { clock }),
-    new AdminService(new AdminTokenCheck(runtime.config.adminToken), usage, { clock }),
+    new AdminService(usage, { clock }),
   ];
 }

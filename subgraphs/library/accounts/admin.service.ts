@@ -1,11 +1,9 @@
+import { unknownKey } from '../../../contracts/library/refusals.js';
 import type { SubgraphContext } from '../../shared/context.js';
-import { AccountsError } from './accounts.errors.js';
-import { isStorableKeyId, unknownKeyIssue, validateAdminCommand, type AdminCommand, type AdminInput } from './admin-input.js';
-import type { AdminTokenCheck } from './admin-token.js';
 import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
 import { issueKey } from './key-issuer.js';
 import { keyView, type IssuedKey, type KeyView } from './key-views.js';
-import { KEY_STATUSES, PLAN_NAMES } from './plans.js';
+import { KEY_STATUSES, PLAN_NAMES, type KeyStatus, type PlanName } from '../../../contracts/library/plans.js';
 import type { UsageRepository } from './usage.repository.js';
 import { systemClock, windowsAt, type Clock } from './windows.js';
 
@@ -26,53 +24,43 @@ export interface AdminStats {
 const TOP_KEYS = 10;
 
 /**
- * Admin operations on keys, behind `x-admin-token`. The token is checked before
- * anything else is looked at; input problems are reported in the seed's
- * Validation error form (`meta.validation`).
+ * Admin operations on keys. The admin token and the input are checked by the
+ * operations' contracts before a method runs; a key id no key has is reported as the
+ * seed's Validation error of the path parameter.
  */
 export class AdminService {
   private readonly clock: Clock;
 
   constructor(
-    private readonly token: AdminTokenCheck,
     private readonly usage: UsageRepository,
     options: { readonly clock?: Clock } = {},
   ) {
     this.clock = options.clock ?? systemClock;
   }
 
-  async createKey(ctx: SubgraphContext, input: { email: string; plan: string; org?: string | null }): Promise<IssuedKey> {
-    this.authorize(ctx);
-    const valid = this.validate('createKey', { body: { email: input.email, plan: input.plan, org: input.org ?? null } });
-    return issueKey(ctx.em, { ...valid, source: 'admin' }, this.clock());
+  createKey(ctx: SubgraphContext, input: { email: string; plan: PlanName; org: string | null }): Promise<IssuedKey> {
+    return issueKey(ctx.em, { ...input, source: 'admin' }, this.clock());
   }
 
-  async setPlan(ctx: SubgraphContext, keyId: number, plan: string): Promise<KeyView> {
-    this.authorize(ctx);
-    const valid = this.validate('setPlan', { path: { key_id: keyId }, body: { plan } });
-    return this.update(ctx, valid.keyId, (key) => {
-      key.plan = valid.plan;
+  setPlan(ctx: SubgraphContext, keyId: number, plan: PlanName): Promise<KeyView> {
+    return this.update(ctx, keyId, (key) => {
+      key.plan = plan;
     });
   }
 
-  async setRpd(ctx: SubgraphContext, keyId: number, rpd: number | null): Promise<KeyView> {
-    this.authorize(ctx);
-    const valid = this.validate('setRpd', { path: { key_id: keyId }, body: { rpd } });
-    return this.update(ctx, valid.keyId, (key) => {
-      key.rpdOverride = valid.rpd;
+  setRpd(ctx: SubgraphContext, keyId: number, rpd: number | null): Promise<KeyView> {
+    return this.update(ctx, keyId, (key) => {
+      key.rpdOverride = rpd;
     });
   }
 
-  async setStatus(ctx: SubgraphContext, keyId: number, status: string): Promise<KeyView> {
-    this.authorize(ctx);
-    const valid = this.validate('setStatus', { path: { key_id: keyId }, body: { status } });
-    return this.update(ctx, valid.keyId, (key) => {
-      key.status = valid.status;
+  setStatus(ctx: SubgraphContext, keyId: number, status: KeyStatus): Promise<KeyView> {
+    return this.update(ctx, keyId, (key) => {
+      key.status = status;
     });
   }
 
   async stats(ctx: SubgraphContext): Promise<AdminStats> {
-    this.authorize(ctx);
     const day = windowsAt(this.clock()).day;
     const groups = await ctx.em.execute<Array<{ plan: string; status: string; keys: number }>>(
       'select "plan", "status", count(*)::int as "keys" from "library"."api_key" group by "plan", "status"',
@@ -101,19 +89,9 @@ export class AdminService {
     };
   }
 
-  private authorize(ctx: SubgraphContext): void {
-    if (!this.token.matches(ctx.headers['x-admin-token'])) throw AccountsError.adminUnauthorized();
-  }
-
-  private validate<C extends AdminCommand>(command: C, request: { path?: Record<string, unknown>; body: unknown }): AdminInput[C] {
-    const result = validateAdminCommand(command, request);
-    if (!result.ok) throw AccountsError.invalidAdminInput(result.issues);
-    return result.value;
-  }
-
   private async update(ctx: SubgraphContext, keyId: number, change: (key: ApiKey) => void): Promise<KeyView> {
-    const key = isStorableKeyId(keyId) ? await ctx.em.findOne(ApiKeyEntity, { id: keyId }) : null;
-    if (!key) throw AccountsError.invalidAdminInput([unknownKeyIssue(keyId)]);
+    const key = await ctx.em.findOne(ApiKeyEntity, { id: keyId });
+    if (!key) throw unknownKey(keyId);
     change(key);
     await ctx.em.flush();
     return keyView(key, await this.usage.lastUsedAt(ctx.em, key.id));

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { newKeySecret } from './api-key-secret.js';
 import type { IssuedKey } from './key-views.js';
-import { limitsOf, type PlanName } from './plans.js';
+import { limitsOf, type PlanName } from '../../../contracts/library/plans.js';
 
 export interface KeyRequest {
   readonly email: string;

@@ -1,5 +1,6 @@
+import type { LibraryKeyData } from '../../../contracts/library/account-types.js';
 import type { ApiKey } from './api-key.entity.js';
-import { limitsOf, type Limits } from './plans.js';
+import { limitsOf, type Limits } from '../../../contracts/library/plans.js';
 
 /** A key as it was just issued: the only time the whole key is ever returned. */
 export interface IssuedKey {
@@ -36,4 +37,9 @@ export function keyView(key: ApiKey, lastUsedAt: Date | null): KeyView {
     createdAt: key.createdAt,
     lastUsedAt,
   };
+}
+
+/** A key view as the GraphQL `LibraryKey` carries it (ISO 8601 times). */
+export function keyData(view: KeyView): LibraryKeyData {
+  return { ...view, createdAt: view.createdAt.toISOString(), lastUsedAt: view.lastUsedAt?.toISOString() ?? null };
 }

@@ -1,4 +1,4 @@
-import type { Limits } from './plans.js';
+import type { Limits } from '../../../contracts/library/plans.js';
 import type { Windows } from './windows.js';
 
 export interface RateWindowState {

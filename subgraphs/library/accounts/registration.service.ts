@@ -1,6 +1,6 @@
 import type { SubgraphContext } from '../../shared/context.js';
 import { AccountsError } from './accounts.errors.js';
-import { emailProblem, normalizeEmail } from './email.js';
+import { emailProblem, normalizeEmail } from '../../../contracts/library/email.js';
 import { issueKey } from './key-issuer.js';
 import type { IssuedKey } from './key-views.js';
 import type { UsageRepository } from './usage.repository.js';

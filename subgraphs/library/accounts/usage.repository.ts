@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PLAN_NAMES, PLANS } from './plans.js';
+import { PLAN_NAMES, PLANS } from '../../../contracts/library/plans.js';
 import type { WindowCounts } from './rate-limit-state.js';
 import type { Windows } from './windows.js';
 
@@ -28,6 +28,18 @@ values ('email', ?, ?::date, 1), ('ip', ?, ?::date, 1)
 on conflict ("scope", "subject", "day") do update set "count" = r."count" + 1
 where r."count" < case when r."scope" = 'email' then ? else ? end
 returning "scope"`;
+
+/** The inverse of one counted call: both windows and the usage log, one statement. */
+const REFUND_CALL = `
+with window_row as (
+  update "library"."api_key_window"
+  set "day_count" = "day_count" - 1,
+      "minute_count" = case when "minute" = ? then greatest("minute_count" - 1, 0) else "minute_count" end
+  where "key_id" = ? and "day" = ?::date and "day_count" > 0
+  returning "key_id"
+)
+update "library"."api_key_usage" set "calls" = "calls" - 1
+where "key_id" = ? and "day" = ?::date and "operation" = ? and "calls" > 0 and exists (select 1 from window_row)`;
 
 /** The key row as authentication needs it. */
 export interface KeyRecord {
@@ -94,6 +106,21 @@ export class UsageRepository {
   }
 
   /** What a key has used in the current windows, counting nothing. */
+  /** Takes one counted call of `operation` back out of the key's windows and usage log. */
+  async refundCall(em: EntityManager, keyId: number, operation: string, windows: Windows): Promise<void> {
+    await em.execute(REFUND_CALL, [windows.minute, keyId, windows.day, keyId, windows.day, operation]);
+  }
+
+  /** The key with this SHA-256, counting nothing. */
+  async findKey(em: EntityManager, keyHash: string): Promise<KeyRecord | null> {
+    const rows = await em.execute<Array<{ id: number; key_hash: string; plan: string; status: string; rpd_override: number | null }>>(
+      'select "id", "key_hash", "plan", "status", "rpd_override" from "library"."api_key" where "key_hash" = ?',
+      [keyHash],
+    );
+    const row = rows[0];
+    return row ? { id: row.id, keyHash: row.key_hash, plan: row.plan, status: row.status, rpdOverride: row.rpd_override } : null;
+  }
+
   async peek(em: EntityManager, keyId: number, windows: Windows): Promise<WindowCounts> {
     const rows = await em.execute<Array<{ day_count: number; minute: number; minute_count: number }>>(PEEK, [keyId, windows.day]);
     const row = rows[0];

@@ -1,15 +1,14 @@
 /**
- * Arabic text analysis shared by indexing and querying: normalization (with offsets back into the
- * original text, and Uthmani superscript alef written as plain spelling writes it), tokenization, stop-words and Light10-style light stemming.
+ * Arabic text analysis shared by indexing and querying: normalization (`normalize.ts`, with offsets
+ * back into the original text), tokenization, stop-words, Light10-style light stemming and, beside
+ * each stem, a root-level form (`roots.ts`).
  *
  * Pages and queries must go through the same functions so that their terms compare equal.
  */
+import { normalizeSpans } from './normalize.js';
+import { rootOf } from './roots.js';
 
-/** A normalized string plus, for each of its UTF-16 units, the index of its source unit in the original. */
-export interface NormalizedText {
-  normalized: string;
-  map: number[];
-}
+export { normalizeArabic, normalizeWithOffsets, type NormalizedText } from './normalize.js';
 
 /** A word of the normalized text; `start`/`end` are offsets in the text given to `tokenize`. */
 export interface Token {
@@ -18,202 +17,47 @@ export interface Token {
   end: number;
 }
 
-/** An index term (normalized, stemmed) with the offsets of the word it came from. */
+/** An index term (normalized, stemmed) and the root-level term beside it, with the offsets of the word they came from. */
 export interface AnalyzedToken {
   term: string;
+  root: string;
   start: number;
   end: number;
 }
 
-const ALEF = 'ا';
-const HAMZA = 'ء';
+const WORD_UNIT = /^[\p{L}\p{N}\p{M}]$/u;
+/** Per UTF-16 unit: 0 not yet known, 1 part of a word, 2 not (filled as units are met). */
+const WORD_UNITS = new Uint8Array(0x10000);
 
-// Single-unit foldings; everything not listed here (and not dropped) is kept as is.
-const FOLD = new Map<number, string>([
-  [0x0622, ALEF], // آ
-  [0x0623, ALEF], // أ
-  [0x0625, ALEF], // إ
-  [0x0671, ALEF], // ٱ alef wasla
-  [0x0672, ALEF],
-  [0x0673, ALEF],
-  [0x0675, ALEF],
-  [0x0649, 'ي'], // ى
-  [0x06cc, 'ي'], // Persian yeh
-  [0x0626, 'ي'], // ئ
-  [0x0624, 'و'], // ؤ
-  [0x0629, 'ه'], // ة
-  [0x06c0, 'ه'],
-  [0x06d5, 'ه'],
-  [0x06a9, 'ك'], // Persian keheh
-  [0x06aa, 'ك'],
-]);
-
-/** True for code units that carry no letter: tashkeel, Quranic marks, tatweel and invisible format marks. */
-function isDropped(code: number): boolean {
-  return (
-    (code >= 0x064b && code <= 0x065f) ||
-    (code >= 0x06d6 && code <= 0x06ed) ||
-    (code >= 0x0610 && code <= 0x061a) ||
-    (code >= 0x08d3 && code <= 0x08ff) ||
-    code === 0x0640 ||
-    code === 0x061c ||
-    (code >= 0x200b && code <= 0x200f) ||
-    code === 0xfeff ||
-    code === 0x00ad
-  );
-}
-
-/** The folded form of one code unit (never longer than one unit, so offsets stay one-to-one). */
-function foldUnit(ch: string, code: number): string {
-  const folded = FOLD.get(code);
-  if (folded !== undefined) return folded;
-  if (code >= 0x0660 && code <= 0x0669) return String.fromCharCode(0x30 + code - 0x0660);
-  if (code >= 0x06f0 && code <= 0x06f9) return String.fromCharCode(0x30 + code - 0x06f0);
-  if (code < 0x0080 || (code >= 0x00c0 && code < 0x0250)) {
-    const lower = ch.toLowerCase();
-    return lower.length === 1 ? lower : ch;
+/** Length (1 or 2 units) of the word character at `i`, or 0 when it is not one. */
+function wordCharAt(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    const pair = text.slice(i, i + 2);
+    return WORD_UNIT.test(pair) ? 2 : 0;
   }
-  return ch;
+  let kind = WORD_UNITS[code]!;
+  if (kind === 0) WORD_UNITS[code] = kind = WORD_UNIT.test(String.fromCharCode(code)) ? 1 : 2;
+  return kind === 1 ? 1 : 0;
 }
-
-interface Spans {
-  normalized: string;
-  starts: number[];
-  ends: number[];
-}
-
-const SUPERSCRIPT_ALEF = 0x0670;
-const TA_MARBUTA = 0x0629;
-const ALEF_MAQSURA = 0x0649;
-const TATWEEL = 0x0640;
-// Small high yeh after a tatweel (إِبۡرَٰهِـۧمَ, ٱلنَّبِيِّـۧنَ) is a yeh that plain spelling writes.
-const SMALL_HIGH_YEH = 0x06e7;
-
-// Words plain spelling writes without the alef that Uthmani script marks with a superscript alef
-// (ذَٰلِكَ ذلك, هَٰذَا هذا, ٱلرَّحۡمَٰنِ الرحمن, إِلَٰهَ إله, لَٰكِنَّ لكن, أُوْلَٰٓئِكَ أولئك); normalized, alef omitted.
-const ALEF_UNWRITTEN = new Set([
-  ...['هذا', 'هذه', 'هذان', 'هذين', 'هولاء', 'ذلك', 'ذلكم', 'ذلكما', 'ذلكن', 'رحمن', 'اوليك', 'اولايك'],
-  ...['اله', 'الهه', 'الهك', 'الهكم', 'الهنا', 'الههم', 'الهي', 'الهين', 'الهتنا', 'الهتكم', 'الهتهم'],
-  ...['لكن', 'لكنه', 'لكنا', 'لكني', 'لكنهم', 'لكنكم', 'لكنما'],
-]);
-const CLITICS = /^[وف]?(?:[بك]?ال|لل|[بلك])?/;
-
-/** Index of the next unit of `text` after `i` that is not a mark, or -1. */
-function nextLetter(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) if (!isDropped(text.charCodeAt(j)) && text.charCodeAt(j) !== SUPERSCRIPT_ALEF) return j;
-  return -1;
-}
-
-/**
- * Uthmani superscript alef (U+0670) stands for a long a that plain spelling writes as ا (ٱلۡعَٰلَمِينَ
- * العالمين, ٱلسَّمَٰوَٰتِ السماوات, ٱلصَّلَوٰةَ الصلاة), except after ى and in the few words listed above.
- * Returns whether a new unit was pushed (marked as coming from a superscript alef).
- */
-function superscriptAlef(text: string, i: number, out: string[], starts: number[], ends: number[]): boolean {
-  const last = out.length - 1;
-  if (last < 0 || !/\p{L}/u.test(out[last] ?? '')) return false;
-  if (text.charCodeAt(starts[last] ?? -1) === ALEF_MAQSURA || out[last] === ALEF) {
-    ends[last] = i + 1;
-    return false;
-  }
-  if (out[last] === 'و' && text.charCodeAt(nextLetter(text, i)) === TA_MARBUTA) {
-    out[last] = ALEF;
-    ends[last] = i + 1;
-    return false;
-  }
-  return true;
-}
-
-/** Drops superscript alefs again in words whose plain spelling omits them. */
-function restoreUnwritten(spans: Spans, fromSuperscript: boolean[]): Spans {
-  const { normalized, starts, ends } = spans;
-  const drop = new Array<boolean>(normalized.length).fill(false);
-  let any = false;
-  for (const match of normalized.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const positions: number[] = [];
-    let plain = '';
-    for (let k = match.index; k < match.index + match[0].length; k++) {
-      if (fromSuperscript[k]) positions.push(k);
-      else plain += normalized.charAt(k);
-    }
-    if (positions.length === 0 || !(ALEF_UNWRITTEN.has(plain) || ALEF_UNWRITTEN.has(plain.replace(CLITICS, '')))) continue;
-    for (const k of positions) {
-      drop[k] = true;
-      ends[k - 1] = Math.max(ends[k - 1] ?? 0, ends[k] ?? 0);
-    }
-    any = true;
-  }
-  if (!any) return spans;
-  const keep = (_: unknown, k: number) => !drop[k];
-  return { normalized: [...normalized].filter(keep).join(''), starts: starts.filter(keep), ends: ends.filter(keep) };
-}
-
-/** Normalizes and records, per output unit, the original span it covers (absorbed marks included). */
-function normalizeSpans(text: string): Spans {
-  const out: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const fromSuperscript: boolean[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const last = out.length - 1;
-    if (code === SUPERSCRIPT_ALEF) {
-      if (superscriptAlef(text, i, out, starts, ends)) {
-        out.push(ALEF);
-        starts.push(i);
-        ends.push(i + 1);
-        fromSuperscript.push(true);
-      } else if (last >= 0) ends[last] = Math.max(ends[last] ?? 0, i + 1);
-      continue;
-    }
-    if (code === SMALL_HIGH_YEH && text.charCodeAt(i - 1) === TATWEEL) {
-      out.push('ي');
-      starts.push(i);
-      ends.push(i + 1);
-      fromSuperscript.push(false);
-      continue;
-    }
-    if (isDropped(code)) {
-      // Marks belong to the letter before them, so a word's span covers its own vowels.
-      if (last >= 0) ends[last] = i + 1;
-      continue;
-    }
-    const folded = foldUnit(text.charAt(i), code);
-    if (folded === ALEF && (out[last] === HAMZA || out[last] === ALEF)) {
-      // Uthmani ءا and plain آ/أأ spell the same sound; merging keeps both spellings equal.
-      out[last] = ALEF;
-      ends[last] = i + 1;
-      continue;
-    }
-    out.push(folded);
-    starts.push(i);
-    ends.push(i + 1);
-    fromSuperscript.push(false);
-  }
-  return restoreUnwritten({ normalized: out.join(''), starts, ends }, fromSuperscript);
-}
-
-/** Normalized text and `map[i]` = index in `text` of normalized unit `i`. */
-export function normalizeWithOffsets(text: string): NormalizedText {
-  const { normalized, starts } = normalizeSpans(text);
-  return { normalized, map: starts };
-}
-
-/** Strips tashkeel and tatweel, folds letter variants and digits, lowercases Latin. */
-export function normalizeArabic(text: string): string {
-  return normalizeSpans(text).normalized;
-}
-
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
 /** Words of the normalized text, each with its span in the original `text`. */
 export function tokenize(text: string): Token[] {
   const { normalized, starts, ends } = normalizeSpans(text);
   const tokens: Token[] = [];
-  for (const match of normalized.matchAll(WORD)) {
-    const first = match.index;
-    const last = first + match[0].length - 1;
-    tokens.push({ word: match[0], start: starts[first] ?? 0, end: ends[last] ?? text.length });
+  let i = 0;
+  while (i < normalized.length) {
+    let size = wordCharAt(normalized, i);
+    if (size === 0) {
+      i += 1;
+      continue;
+    }
+    const first = i;
+    while (size > 0) {
+      i += size;
+      size = i < normalized.length ? wordCharAt(normalized, i) : 0;
+    }
+    tokens.push({ word: normalized.slice(first, i), start: starts[first] ?? 0, end: ends[i - 1] ?? text.length });
   }
   return tokens;
 }
@@ -267,17 +111,65 @@ export function analyzeTokens(text: string): AnalyzedToken[] {
   const terms: AnalyzedToken[] = [];
   for (const token of tokenize(text)) {
     if (token.word.length < 2 || isStopWord(token.word)) continue;
-    terms.push({ term: lightStem(token.word), start: token.start, end: token.end });
+    terms.push({ term: lightStem(token.word), root: rootOf(token.word), start: token.start, end: token.end });
   }
   return terms;
 }
 
-/** Index terms of a page text, in order, duplicates kept. */
+/** Light-stem terms of a page text, in order, duplicates kept (its root terms are in `analyzeTokens`). */
 export function analyze(text: string): string[] {
   return analyzeTokens(text).map((token) => token.term);
 }
 
-/** Terms of a query; identical to `analyze` so that queries and pages meet on the same terms. */
+// Words that frame a question about the library's texts rather than ask about anything in them
+// ("ما الدليل من القرآن الكريم على…", "اذكر آية…"); normalized, clitics and article included.
+const QUESTION_FRAMING = new Set([
+  'القران',
+  'قران',
+  'الكريم',
+  'ايه',
+  'الايه',
+  'ايات',
+  'الايات',
+  'سوره',
+  'السوره',
+  'ذكر',
+  'ورد',
+  'معني',
+  'اذكر',
+  'دليل',
+  'الدليل',
+]);
+
+/** Whether a query is a question: it holds a question word or ends with a question mark. */
+function isQuestion(query: string, words: readonly Token[]): boolean {
+  return /[؟?]\s*$/.test(query) || words.some((word) => QUESTION_WORDS.includes(word.word.replace(/^[وف]/, '')));
+}
+
+/** A word of a query: its light-stem term and its root term. */
+export interface QueryWord {
+  readonly term: string;
+  readonly root: string;
+}
+
+/**
+ * The distinct words of a query, analysed as pages are; in a question, the words that only frame it
+ * are left out (unless `keepFraming`, for measuring what leaving them out is worth).
+ */
+export function analyzeQueryWords(query: string, keepFraming = false): QueryWord[] {
+  const words = tokenize(query);
+  const question = !keepFraming && isQuestion(query, words);
+  const seen = new Map<string, QueryWord>();
+  for (const word of words) {
+    if (word.word.length < 2 || isStopWord(word.word)) continue;
+    if (question && (QUESTION_FRAMING.has(word.word) || QUESTION_FRAMING.has(word.word.replace(/^[وف]/, '')))) continue;
+    const term = lightStem(word.word);
+    if (!seen.has(term)) seen.set(term, { term, root: rootOf(word.word) });
+  }
+  return [...seen.values()];
+}
+
+/** Light-stem terms of a query (distinct), meeting the pages' terms. */
 export function analyzeQuery(query: string): string[] {
-  return analyze(query);
+  return analyzeQueryWords(query).map((word) => word.term);
 }

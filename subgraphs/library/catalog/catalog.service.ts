@@ -5,13 +5,6 @@ import { bookCondition, type BookFilter } from './catalog-filters.js';
 import { PageEntity } from './page.entity.js';
 import { PartEntity, type Part } from './part.entity.js';
 
-/** Documented bounds; a value beyond one is capped to it (only retrieval answers 422). */
-export const CATALOG_LIMITS = {
-  books: { default: 20, max: 100 },
-  authors: { default: 50, max: 500 },
-  toc: { default: 500, max: 5000 },
-} as const;
-
 /** Book columns but the filter keys, for list queries mapped onto the entity. */
 const BOOK_COLUMNS = [
   'id',
@@ -79,11 +72,11 @@ export interface LibraryStats {
 export function capWindow(
   limit: number | null | undefined,
   offset: number | null | undefined,
-  bounds: { default: number; max: number },
+  bounds: { readonly default: number; readonly cap: number },
 ): Window {
   const wanted = Number.isInteger(limit) ? (limit as number) : bounds.default;
   return {
-    limit: Math.min(Math.max(wanted, 1), bounds.max),
+    limit: Math.min(Math.max(wanted, 1), bounds.cap),
     offset: Number.isInteger(offset) && (offset as number) > 0 ? (offset as number) : 0,
   };
 }

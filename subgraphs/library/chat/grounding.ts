@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { analyzeQuery, analyzeTokens, type AnalyzedToken } from '../analysis/arabic.js';
-import { RETRIEVAL_BOUNDS, type RetrievalService } from '../search/retrieval.service.js';
+import { analyzeQuery, analyzeQueryWords, analyzeTokens, type AnalyzedToken } from '../analysis/arabic.js';
+import { RETRIEVAL_BOUNDS } from '../../../contracts/library/content.contract.js';
+import type { RetrievalService, RetrievedPassage } from '../search/retrieval.service.js';
+import { isSentenceEnd, isSentenceStart } from '../analysis/sentences.js';
 import type { ChatSource } from './chat-events.js';
 import type { ChatMessage } from './chat-request.js';
 
@@ -16,6 +18,8 @@ export const GROUNDING = {
   coverage: 0.5,
   /** A last turn with fewer terms than this takes earlier user turns as context. */
   contextTerms: 3,
+  /** How far a passage may grow at each edge to end on whole sentences. */
+  sentenceReach: 300,
 } as const;
 
 export interface Grounding {
@@ -61,12 +65,37 @@ export function retrievalQuery(messages: readonly ChatMessage[]): string {
   return query;
 }
 
-/** The words of `text` whose analysed term is a query term. */
-export function termMatches(text: string, terms: ReadonlySet<string>): AnalyzedToken[] {
-  return analyzeTokens(text).filter((token) => terms.has(token.term));
+/**
+ * The words of `text` whose analysed term is a query term, or whose root is a query word's root
+ * (`roots`: root → that word's term); each labelled with the query term it stands for.
+ */
+export function termMatches(text: string, terms: ReadonlySet<string>, roots: ReadonlyMap<string, string> = new Map()): AnalyzedToken[] {
+  return analyzeTokens(text).flatMap((token) => {
+    if (terms.has(token.term)) return [token];
+    const term = roots.get(token.root);
+    return term === undefined ? [] : [{ ...token, term }];
+  });
 }
 
 const distinctOf = (matches: readonly AnalyzedToken[]) => new Set(matches.map((match) => match.term)).size;
+
+/**
+ * The passage grown, at each edge where it cuts a sentence, to the nearest sentence or verse edge of
+ * its page within GROUNDING.sentenceReach characters, so an answer can quote it in whole sentences.
+ */
+export function toWholeSentences(passage: RetrievedPassage): RetrievedPassage {
+  const page = passage.pageText;
+  if (page === null) return passage;
+  const reach = GROUNDING.sentenceReach;
+  let start = passage.start;
+  while (start > Math.max(0, passage.start - reach) && !isSentenceStart(page, start)) start -= 1;
+  if (!isSentenceStart(page, start)) start = passage.start;
+  const end0 = passage.start + passage.length;
+  let end = end0;
+  while (end < Math.min(page.length, end0 + reach) && !isSentenceEnd(page, end)) end += 1;
+  if (!isSentenceEnd(page, end)) end = end0;
+  return { ...passage, start, length: end - start, text: page.slice(start, end) };
+}
 
 /**
  * Finds the passages an answer may use: retrieval on the conversation, then only the
@@ -81,11 +110,14 @@ export class ChatGrounding {
     // Nothing to search for (a greeting, punctuation): no retrieval, and an honest "not found".
     if (terms.length === 0 || query.trim().length < RETRIEVAL_BOUNDS.q.min) return { query, terms, hits: 0, sources: [], matches: [] };
     const limit = Math.min(GROUNDING.passages, planLimit);
-    const found = await this.retrieval.retrieve(em, { q: query, limit, maxChars: GROUNDING.maxChars }, planLimit);
+    // The page text lets an extractive answer tell whole sentences from ones the passage cut short.
+    const found = await this.retrieval.retrieve(em, { q: query, limit, maxChars: GROUNDING.maxChars, withPageText: true }, planLimit);
     const wanted = new Set(terms);
+    const roots = new Map(analyzeQueryWords(query).map((word) => [word.root, word.term]));
     const needed = Math.max(1, Math.ceil(terms.length * GROUNDING.coverage));
     const relevant = found.passages
-      .map((passage) => ({ passage, matches: termMatches(passage.text, wanted) }))
+      .map(toWholeSentences)
+      .map((passage) => ({ passage, matches: termMatches(passage.text, wanted, roots) }))
       .filter(({ matches }) => distinctOf(matches) >= needed)
       .slice(0, GROUNDING.sources);
     return {

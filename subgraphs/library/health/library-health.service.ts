@@ -1,5 +1,8 @@
-import { checkServiceHealth, type ServiceHealth } from '../../shared/health.js';
-import type { SubgraphRuntime } from '../../shared/subgraph.js';
+import { libraryHealth } from '../../../contracts/library/service.contract.js';
+import type { ServiceHealthData } from '../../../contracts/shared/health.js';
+import { implement, type Implementation } from '../../shared/contracts/implementation.js';
+import { checkServiceHealth } from '../../shared/health.js';
+import type { Services, SubgraphRuntime } from '../../shared/subgraph.js';
 import type { SearchEngine } from '../search/search-engine.js';
 
 export class LibraryHealthService {
@@ -8,7 +11,11 @@ export class LibraryHealthService {
     private readonly search: SearchEngine,
   ) {}
 
-  check(): Promise<ServiceHealth> {
+  check(): Promise<ServiceHealthData> {
     return checkServiceHealth('library', this.runtime.orm, this.runtime.database, { search: () => this.search.health() });
   }
 }
+
+export const healthOperations = (services: Services): Implementation[] => [
+  implement(libraryHealth, () => services.get(LibraryHealthService).check()),
+];

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeArabic } from '../analysis/arabic.js';
 import { indexTerms, textArray } from '../search/index-terms.js';
+import { SegmentBuilder } from '../search/segment-builder.js';
 import type { BookRecord, PageRecord, PartRecord } from './library-events.js';
 
 const PAGE_BATCH = 200;
@@ -25,14 +26,22 @@ export class BookWriter {
   private pages: PageRecord[] = [];
   partCount = 0;
   pageCount = 0;
+  /** With a segment builder: the book's length, counted as its pages go by. */
+  private termTotal = 0;
+  /** The last batch of pages still being inserted: the next batch is analysed meanwhile. */
+  private writing: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly em: EntityManager,
     readonly book: BookRecord,
+    private readonly segment: { builder: SegmentBuilder; ref: number } | null,
   ) {}
 
-  /** Locks the book id for this transaction (two imports of one book queue up) and clears the old version. */
-  static async open(em: EntityManager, book: BookRecord): Promise<BookWriter> {
+  /**
+   * Locks the book id for this transaction (two imports of one book queue up) and clears the old
+   * version. With `segment`, the book's postings go to the import's segment as its pages are written.
+   */
+  static async open(em: EntityManager, book: BookRecord, segment: SegmentBuilder | null = null): Promise<BookWriter> {
     await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`qantara:library:book:${book.id}`]);
     await em.execute('delete from library.book where id = ?', [book.id]);
     await em.execute(
@@ -51,7 +60,7 @@ export class BookWriter {
         book.authors.map(filterKey).join('\n'),
       ],
     );
-    return new BookWriter(em, book);
+    return new BookWriter(em, book, segment ? { builder: segment, ref: segment.book(book.id) } : null);
   }
 
   async addPart(part: PartRecord): Promise<void> {
@@ -70,7 +79,15 @@ export class BookWriter {
   async finish(): Promise<void> {
     await this.flushParts();
     await this.flushPages();
-    await deriveBookStatistics(this.em, this.book.id);
+    await this.writing;
+    if (!this.segment) return deriveBookStatistics(this.em, this.book.id);
+    await SegmentBuilder.writeTermStats(this.em, this.book.id, this.segment.builder.documentFrequencies(this.segment.ref));
+    await this.em.execute('update library.book set part_count = ?, page_count = ?, term_total = ? where id = ?', [
+      this.partCount,
+      this.pageCount,
+      this.termTotal,
+      this.book.id,
+    ]);
   }
 
   private async flushParts(): Promise<void> {
@@ -95,6 +112,10 @@ export class BookWriter {
     if (this.pages.length === 0) return;
     const params = this.pages.flatMap((page) => {
       const indexed = indexTerms(page.text);
+      if (this.segment) {
+        this.segment.builder.page(this.segment.ref, page.page, indexed.frequencies, indexed.termCount);
+        this.termTotal += indexed.termCount;
+      }
       return [
         `${this.book.id}-${page.page}`,
         this.book.id,
@@ -111,12 +132,17 @@ export class BookWriter {
         indexed.termCount,
       ];
     });
-    await this.em.execute(
+    const count = this.pages.length;
+    this.pages = [];
+    // One insert at a time and in order; a failure surfaces at the next wait for it.
+    await this.writing;
+    const insert = this.em.execute(
       `insert into library.page (id, book_id, page, volume, volume_page, label, part_index, part, text, markup, chars, terms, term_count)
-       values ${placeholders(this.pages.length, '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::tsvector, ?)')}`,
+       values ${placeholders(count, '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::tsvector, ?)')}`,
       params,
     );
-    this.pages = [];
+    insert.catch(() => undefined);
+    this.writing = insert;
   }
 }
 

@@ -50,6 +50,7 @@ function stringField(record: Record<string, unknown>, field: string, line: numbe
   if (value === undefined || value === null) throw new ImportFormatError(line, 'is required', field);
   if (typeof value !== 'string') throw new ImportFormatError(line, `must be a string, got ${typeOf(value)}`, field);
   if (nonEmpty && value.trim() === '') throw new ImportFormatError(line, 'must not be empty', field);
+  if (value.includes('\u0000')) throw new ImportFormatError(line, 'must not contain NUL characters', field);
   return value;
 }
 
@@ -71,6 +72,7 @@ function htmlField(record: Record<string, unknown>, line: number): string | null
   const value = record['html'];
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw new ImportFormatError(line, `must be a string, got ${typeOf(value)}`, 'html');
+  if (value.includes('\u0000')) throw new ImportFormatError(line, 'must not contain NUL characters', 'html');
   return value;
 }
 

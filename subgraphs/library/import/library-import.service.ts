@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../runtime/logger.js';
 import { LibraryError } from '../library-errors.js';
+import { SegmentBuilder } from '../search/segment-builder.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { BookWriter } from './book-writer.js';
 import { ImportFormatError } from './import-errors.js';
@@ -15,13 +16,14 @@ export interface ImportedBook {
 }
 
 export interface ImportProgress {
-  /** Called after each committed book. */
+  /** Called after each book is written; nothing is visible to readers before the whole import commits. */
   readonly onBook?: (book: ImportedBook) => void;
 }
 
 /**
- * Stores books from any import source: one transaction per book (a failure rolls that book back
- * and names the line), re-import replaces the book, and the search engine is told after each commit.
+ * Stores books from any import source in one transaction: an import is all or nothing whatever
+ * the number of books (a failure rolls every book back and names the line), re-import replaces a
+ * book, and the search engine is told about each book once the import has committed.
  */
 export class LibraryImportService {
   constructor(
@@ -35,47 +37,53 @@ export class LibraryImportService {
   }
 
   async importEvents(em: EntityManager, events: AsyncIterable<LibraryEvent>, progress: ImportProgress = {}): Promise<ImportedBook[]> {
-    const done: ImportedBook[] = [];
     const iterator = events[Symbol.asyncIterator]();
+    const tx = em.fork();
+    let done: ImportedBook[];
     try {
-      let next = await iterator.next();
-      while (!next.done) {
-        const event = next.value;
-        if (event.type !== 'book') throw new ImportFormatError(event.line ?? 1, 'a page or part comes before its book');
-        const result = await this.importBook(em, event, iterator);
-        done.push(result.book);
-        progress.onBook?.(result.book);
-        next = result.next;
-      }
+      // The first event is asked for before anything is awaited: a readline source drops lines it reads before then.
+      const first = iterator.next();
+      first.catch(() => undefined); // awaited below, after the transaction has begun
+      await tx.begin();
+      const segment = new SegmentBuilder();
+      done = await this.writeBooks(tx, iterator, await first, progress, segment);
+      await segment.write(tx);
+      await tx.commit();
     } catch (error) {
-      throw this.explain(error, done);
+      if (tx.isInTransaction()) await tx.rollback().catch(() => undefined);
+      throw explain(error);
     }
+    for (const book of done) await this.index(book, em);
     return done;
   }
 
-  /** Writes one book in its own transaction and returns the event that follows it. */
-  private async importBook(
-    em: EntityManager,
-    first: Extract<LibraryEvent, { type: 'book' }>,
-    events: AsyncIterator<LibraryEvent>,
-  ): Promise<{ book: ImportedBook; next: IteratorResult<LibraryEvent> }> {
-    const tx = em.fork();
-    await tx.begin();
-    let next: IteratorResult<LibraryEvent>;
-    let writer: BookWriter;
-    try {
-      writer = await BookWriter.open(tx, first.book);
-      for (next = await events.next(); !next.done && next.value.type !== 'book'; next = await events.next()) {
+  /** Writes every book of the source inside the caller's transaction. */
+  private async writeBooks(
+    tx: EntityManager,
+    iterator: AsyncIterator<LibraryEvent>,
+    first: IteratorResult<LibraryEvent>,
+    progress: ImportProgress,
+    segment: SegmentBuilder,
+  ): Promise<ImportedBook[]> {
+    const done: ImportedBook[] = [];
+    let next = first;
+    while (!next.done) {
+      const event = next.value;
+      if (event.type !== 'book') throw new ImportFormatError(event.line ?? 1, 'a page or part comes before its book');
+      const writer = await BookWriter.open(tx, event.book, segment);
+      for (next = await iterator.next(); !next.done && next.value.type !== 'book'; next = await iterator.next()) {
         if (next.value.type === 'part') await writer.addPart(next.value.part);
         else await writer.addPage(next.value.page);
       }
       await writer.finish();
-      await tx.commit();
-    } catch (error) {
-      await tx.rollback().catch(() => undefined);
-      throw error;
+      const book = { bookId: event.book.id, title: event.book.title, parts: writer.partCount, pages: writer.pageCount };
+      done.push(book);
+      progress.onBook?.(book);
     }
-    const book = { bookId: first.book.id, title: first.book.title, parts: writer.partCount, pages: writer.pageCount };
+    return done;
+  }
+
+  private async index(book: ImportedBook, em: EntityManager): Promise<void> {
     this.logger.info(book, 'library book imported');
     try {
       await this.engine.indexBook(book.bookId, em);
@@ -83,12 +91,10 @@ export class LibraryImportService {
       this.logger.error({ err: error, bookId: book.bookId }, 'book stored but not indexed; run npm run reindex');
       throw LibraryError.searchUnavailable(this.engine.kind, error);
     }
-    return { book, next };
   }
+}
 
-  private explain(error: unknown, done: readonly ImportedBook[]): unknown {
-    if (!(error instanceof ImportFormatError)) return error;
-    const kept = done.length > 0 ? ` (books before it were imported: ${done.map((book) => book.bookId).join(', ')})` : '';
-    return LibraryError.invalidImport(`${error.message}${kept}`, error.line > 0 ? error.line : null, error.field);
-  }
+function explain(error: unknown): unknown {
+  if (!(error instanceof ImportFormatError)) return error;
+  return LibraryError.invalidImport(error.message, error.line > 0 ? error.line : null, error.field);
 }

@@ -136,7 +136,18 @@ export function eventsOf(
   lines: AsyncIterable<string> | Iterable<string>,
   options: SourceOptions = {},
 ): AsyncGenerator<LibraryEvent> {
-  return format === 'openiti' ? openitiEvents(lines, options) : jsonlEvents(lines, options);
+  const checked = withoutNul(lines);
+  return format === 'openiti' ? openitiEvents(checked, options) : jsonlEvents(checked, options);
+}
+
+/** PostgreSQL text cannot hold a NUL character: a line with one is refused, naming it. */
+async function* withoutNul(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
+  let number = 0;
+  for await (const line of lines) {
+    number += 1;
+    if (line.includes('\u0000')) throw new ImportFormatError(number, 'must not contain NUL characters');
+    yield line;
+  }
 }
 
 /** Lines of an in-memory body, produced lazily so no array of lines is ever built. */

@@ -75,7 +75,9 @@ export class MeilisearchEngine implements SearchEngine {
 
   async search(query: EngineQuery): Promise<EngineResult> {
     if (query.terms.length === 0 || query.limit < 1 || query.bookIds?.length === 0) return { hits: 0, results: [] };
-    const response = await this.index.search(query.terms.join(' '), {
+    // Meilisearch cannot weigh terms: it is given the words' own terms, not the root terms beside them.
+    const words = query.terms.filter((_, index) => (query.weights?.[index] ?? 1) === 1);
+    const response = await this.index.search(words.join(' '), {
       filter: query.bookIds === null ? undefined : `book_id IN [${query.bookIds.map(quoted).join(', ')}]`,
       hitsPerPage: query.limit,
       page: 1,

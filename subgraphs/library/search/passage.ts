@@ -2,9 +2,11 @@
  * Cuts a citation passage out of a page around the densest cluster of query-term matches.
  *
  * Matching is on analysed tokens (normalized, stemmed), so unvocalized queries find vocalized text;
- * the passage itself is always an exact slice of the original page text.
+ * the passage itself is always an exact slice of the original page text, its edges at sentence or
+ * verse edges where one is near (`analysis/sentences.ts`).
  */
 import { analyzeTokens, type AnalyzedToken } from '../analysis/arabic.js';
+import { isSentenceEnd, isSentenceStart, isWordEnd, isWordStart } from '../analysis/sentences.js';
 
 export interface Passage {
   /** Offset of the passage in the page text (UTF-16 units). */
@@ -21,54 +23,16 @@ interface Span {
   end: number;
 }
 
-const TERMINATORS = new Set(['.', '؟', '?', '!', '۔']);
-// Closing quotes and brackets may follow a sentence terminator and still end the sentence.
-const CLOSERS = new Set(['»', '"', "'", '”', '’', ')', ']', '}', '﴿', '﴾']);
-
-function isSpace(text: string, index: number): boolean {
-  return /\s/.test(text.charAt(index));
-}
-
-function isWordStart(text: string, p: number): boolean {
-  return p < text.length && !isSpace(text, p) && (p === 0 || isSpace(text, p - 1));
-}
-
-function isWordEnd(text: string, p: number): boolean {
-  return p > 0 && !isSpace(text, p - 1) && (p === text.length || isSpace(text, p));
-}
-
-/** A word start preceded (across spaces and closers) by a terminator, a line break or the page start. */
-function isSentenceStart(text: string, p: number): boolean {
-  if (!isWordStart(text, p)) return false;
-  let q = p - 1;
-  while (q >= 0 && isSpace(text, q)) {
-    if (text.charAt(q) === '\n') return true;
-    q -= 1;
-  }
-  while (q >= 0 && CLOSERS.has(text.charAt(q))) q -= 1;
-  return q < 0 || TERMINATORS.has(text.charAt(q));
-}
-
-/** A word end followed by a line break or the page end, or whose last character ends a sentence. */
-function isSentenceEnd(text: string, p: number): boolean {
-  if (!isWordEnd(text, p)) return false;
-  let q = p;
-  while (q < text.length && isSpace(text, q)) {
-    if (text.charAt(q) === '\n') return true;
-    q += 1;
-  }
-  if (q === text.length) return true;
-  let r = p - 1;
-  while (r >= 0 && CLOSERS.has(text.charAt(r))) r -= 1;
-  return r >= 0 && TERMINATORS.has(text.charAt(r));
-}
-
+/** The words whose light stem, or else whose root, is a query term; each labelled with the term it matched. */
 function matchingTokens(text: string, terms: ReadonlySet<string>): AnalyzedToken[] {
   if (terms.size === 0) return [];
-  return analyzeTokens(text).filter((token) => terms.has(token.term));
+  return analyzeTokens(text).flatMap((token) => {
+    if (terms.has(token.term)) return [token];
+    return terms.has(token.root) ? [{ ...token, term: token.root }] : [];
+  });
 }
 
-/** Number of page tokens whose stem is one of the (already analysed) query terms. */
+/** Number of page tokens whose stem or root is one of the (already analysed) query terms. */
 export function countMatches(text: string, queryTerms: Iterable<string>): number {
   return matchingTokens(text, new Set(queryTerms)).length;
 }
@@ -168,7 +132,7 @@ function openingWindow(text: string, maxChars: number): Span {
 }
 
 /**
- * Passage of at most `maxChars` around the densest cluster of `queryTerms` (terms from `analyzeQuery`),
+ * Passage of at most `maxChars` around the densest cluster of `queryTerms` (light stems and root terms of the query),
  * snapped to word boundaries and preferring sentence edges; the page opening when nothing matches.
  */
 export function cutPassage(pageText: string, queryTerms: Iterable<string>, maxChars: number): Passage {

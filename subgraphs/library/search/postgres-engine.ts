@@ -1,58 +1,163 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SubgraphOrm } from '../../shared/orm.js';
-import { anyTermQuery, textArray } from './index-terms.js';
+import { DEFAULT_BM25, idf, type Bm25Parameters, type CorpusStats } from './bm25.js';
+import type { TermDirectory } from './directory.js';
+import { textArray } from './index-terms.js';
+import { PostingStore, type SliceRequest } from './posting-store.js';
 import type { EngineQuery, EngineResult, SearchEngine } from './search-engine.js';
+import { topK, type PageFrequency, type PostingRun, type PostingSource, type RegionRequest, type ScoredTerm } from './top-k.js';
 
-/** BM25 parameters; tuned on the Qur'an QA 2023 training questions (see docs/benchmarks.md). */
-export interface Bm25Parameters {
-  /** Term-frequency saturation. */
-  readonly k1: number;
-  /** Length normalisation (0 = none, 1 = full). */
-  readonly b: number;
-}
+export { DEFAULT_BM25, type Bm25Parameters } from './bm25.js';
 
-export const DEFAULT_BM25: Bm25Parameters = { k1: 1.2, b: 0.3 };
+/** The segments and their dead books: what the library's postings are made of right now. */
+const SEGMENTS_SQL = 'select id, dead from library.posting_segment order by id';
+
+/** N and the mean page length, from the book rows. */
+const STATS_SQL = `
+select greatest(coalesce(sum(page_count), 0), 1)::float8 as n,
+       greatest(coalesce(sum(term_total), 0)::float8 / greatest(coalesce(sum(page_count), 0), 1), 1) as avgdl
+from library.book`;
+
+/** Pages holding each term, in all books (IDF) and in the searched ones (`?` null: all). */
+const DF_SQL = `
+select q.term, coalesce(sum(ts.df), 0)::float8 as df,
+       coalesce(sum(ts.df) filter (where ts.book_id = any(?::text[])), 0)::float8 as scoped
+from unnest(?::text[]) q(term)
+left join library.term_stat ts on ts.term = q.term
+group by q.term`;
+
+const SCOPE_SQL = 'select coalesce(sum(page_count), 0)::float8 as pages from library.book where id = any(?::text[])';
+
+/** Some terms of some pages' own term vectors, as tsvector text (`'term':1A,2A`): one position per occurrence. */
+const FREQUENCIES_SQL = `
+select c.book_id, c.page, ts_filter(setweight(p.terms, 'A', ?::text[]), '{a}')::text as found
+from unnest(?::text[], ?::int[]) c(book_id, page)
+join library.page p on p.book_id = c.book_id and p.page = c.page`;
 
 /**
- * BM25 in one statement. Candidates come from the GIN index on `page.terms` (any query term);
- * each candidate's term frequencies are read from its tsvector (positions per lexeme, after
- * `setweight`+`ts_filter` keep only the query's lexemes); IDF comes from the per-book document
- * frequencies in `term_stat`, N and the mean page length from the book rows.
+ * Term frequencies from the text of a tsvector (`'term':1A,2A 'other':3A`): the number of positions
+ * of each lexeme. Lexemes are quoted, a quote inside doubled, a backslash escaping the next character.
  */
-const BM25_SQL = `
-with stats as (
-  select greatest(coalesce(sum(page_count), 0), 1)::float8 as n,
-         greatest(coalesce(sum(term_total), 0)::float8 / greatest(coalesce(sum(page_count), 0), 1), 1) as avgdl
-  from library.book
-),
-query_terms as (
-  select ts.term, ln(1 + (s.n - sum(ts.df) + 0.5) / (sum(ts.df) + 0.5)) as idf
-  from library.term_stat ts cross join stats s
-  where ts.term = any(?::text[])
-  group by ts.term, s.n
-),
-candidates as (
-  select p.id, p.term_count, p.terms
-  from library.page p
-  where p.terms @@ ?::tsquery and (?::text[] is null or p.book_id = any(?::text[]))
-),
-scored as (
-  select c.id,
-         sum(q.idf * m.tf * (?::float8 + 1) / (m.tf + ?::float8 * (1 - ?::float8 + ?::float8 * c.term_count / s.avgdl))) as score
-  from candidates c
-  cross join stats s
-  cross join lateral (
-    select u.lexeme, coalesce(array_length(u.positions, 1), 1) as tf
-    from unnest(ts_filter(setweight(c.terms, 'A', ?::text[]), '{a}')) u
-  ) m
-  join query_terms q on q.term = m.lexeme
-  group by c.id
-)
-select id, score, count(*) over () as hits from scored order by score desc, id limit ?`;
+export function parseFrequencies(vector: string): Map<string, number> {
+  const found = new Map<string, number>();
+  let i = 0;
+  while ((i = vector.indexOf("'", i)) >= 0) {
+    let lexeme = '';
+    let j = i + 1;
+    for (; j < vector.length; j++) {
+      const ch = vector.charAt(j);
+      if (ch === '\\') lexeme += vector.charAt(++j);
+      else if (ch === "'" && vector.charAt(j + 1) === "'") lexeme += vector.charAt(++j);
+      else if (ch === "'") break;
+      else lexeme += ch;
+    }
+    let positions = 0;
+    let k = j + 1;
+    if (vector.charAt(k) === ':') {
+      positions = 1;
+      for (k += 1; k < vector.length && vector.charAt(k) !== ' '; k++) if (vector.charAt(k) === ',') positions += 1;
+    }
+    found.set(lexeme, positions);
+    i = k;
+  }
+  return found;
+}
 
-/** Full-text search in PostgreSQL itself: it is up exactly when the database is. */
+/** What the postings of the library add up to while its segments stay the same. */
+interface LibraryState {
+  readonly signature: string;
+  readonly stats: CorpusStats;
+  readonly df: Map<string, number>;
+}
+
+/** Reads postings (through the store) and page frequencies for one query. */
+class PostgresPostings implements PostingSource {
+  private readonly masks = new Map<number, Uint8Array | null>();
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly store: PostingStore,
+    private readonly terms: readonly string[],
+    private readonly dead: ReadonlyMap<number, readonly number[]>,
+    private readonly scope: ReadonlySet<string> | null,
+  ) {}
+
+  private get segments(): number[] {
+    return [...this.dead.keys()];
+  }
+
+  async directories(): Promise<readonly TermDirectory[]> {
+    return this.terms.map((term) => this.store.directory(term, this.segments));
+  }
+
+  /** Which of a segment's books this query reads: none of its dead ones, only those searched. */
+  private keep(segment: number): Uint8Array | null {
+    if (!this.masks.has(segment)) {
+      const dead = this.dead.get(segment) ?? [];
+      const books = this.store.booksOf(segment);
+      let mask: Uint8Array | null = null;
+      if (dead.length > 0 || this.scope) {
+        mask = Uint8Array.from(books, (book) => (this.scope === null || this.scope.has(book) ? 1 : 0));
+        for (const ref of dead) mask[ref] = 0;
+      }
+      this.masks.set(segment, mask);
+    }
+    return this.masks.get(segment)!;
+  }
+
+  async read(requests: readonly RegionRequest[]): Promise<readonly PostingRun[]> {
+    const slices: Array<SliceRequest & { termIndex: number }> = [];
+    for (const request of requests) {
+      const term = this.terms[request.term]!;
+      for (const row of this.store.rowsOf(term, this.segments)) {
+        if (row.band !== request.band) continue;
+        const { lo, hi } = PostingStore.positions(row, request.fromDl, request.toDl);
+        if (hi > lo) slices.push({ term, row, lo, hi, termIndex: request.term });
+      }
+    }
+    const decoded = await this.store.read(this.em, slices);
+    return decoded.map((postings, i) => {
+      const { row, termIndex } = slices[i]!;
+      return { term: termIndex, books: this.store.booksOf(row.segment), keep: this.keep(row.segment), ...postings };
+    });
+  }
+
+  async frequencies(pages: ReadonlyArray<{ bookId: string; page: number }>, terms: readonly number[]): Promise<readonly PageFrequency[]> {
+    const rows = await this.em.execute<Array<{ book_id: string; page: number; found: string }>>(FREQUENCIES_SQL, [
+      textArray(terms.map((t) => this.terms[t]!)),
+      textArray(pages.map((page) => page.bookId)),
+      `{${pages.map((page) => page.page).join(',')}}`,
+    ]);
+    return rows.flatMap((row) => {
+      const found = parseFrequencies(row.found);
+      return terms
+        .filter((t) => found.has(this.terms[t]!))
+        .map((t) => ({ bookId: row.book_id, page: row.page, term: t, tf: found.get(this.terms[t]!)! }));
+    });
+  }
+}
+
+/** Pages matching any term, estimated from the terms' page counts as if they occurred independently. */
+function estimateHits(scope: number, dfs: readonly number[]): number {
+  if (dfs.length === 0 || scope <= 0) return 0;
+  const missAll = dfs.reduce((product, df) => product * (1 - Math.min(df, scope) / scope), 1);
+  const estimate = Math.round(scope * (1 - missAll));
+  return Math.min(
+    Math.max(estimate, Math.max(...dfs)),
+    dfs.reduce((sum, df) => sum + df, 0),
+  );
+}
+
+/**
+ * BM25 over the posting segments in PostgreSQL: exact top-k by a threshold algorithm (`top-k.ts`),
+ * reading the best postings of common terms and the whole lists of rare ones. What does not change
+ * while the segments stay the same (N, mean length, document frequencies, the rows read) is kept in
+ * memory between queries.
+ */
 export class PostgresSearchEngine implements SearchEngine {
   readonly kind = 'postgres';
+  private readonly store = new PostingStore();
+  private state: LibraryState | null = null;
 
   constructor(
     private readonly orm: SubgraphOrm,
@@ -64,30 +169,69 @@ export class PostgresSearchEngine implements SearchEngine {
     return { up: true, detail: 'postgres full text' };
   }
 
-  async search(query: EngineQuery, em: EntityManager): Promise<EngineResult> {
-    if (query.terms.length === 0 || query.limit < 1 || query.bookIds?.length === 0) return { hits: 0, results: [] };
-    const terms = textArray(query.terms);
-    const books = query.bookIds === null ? null : textArray(query.bookIds);
-    const { k1, b } = this.bm25;
-    const rows = await em.execute<Array<{ id: string; score: number; hits: string | number }>>(BM25_SQL, [
-      terms,
-      anyTermQuery(query.terms),
-      books,
-      books,
-      k1,
-      k1,
-      b,
-      b,
-      terms,
-      query.limit,
-    ]);
-    return {
-      hits: rows.length > 0 ? Number(rows[0]?.hits) : 0,
-      results: rows.map((row) => ({ pageId: row.id, score: Number(row.score) })),
-    };
+  /** The library's statistics for the segments `signature` names, read again when they change. */
+  private async library(em: EntityManager, signature: string): Promise<LibraryState> {
+    if (this.state?.signature === signature) return this.state;
+    const [stats] = await em.execute<Array<{ n: number; avgdl: number }>>(STATS_SQL);
+    this.state = { signature, stats: { n: Number(stats!.n), avgdl: Number(stats!.avgdl) }, df: new Map() };
+    return this.state;
   }
 
-  /** The terms live in the page rows, written in the import's transaction: nothing to do. */
+  /** Pages holding each term in the whole library and in the searched books (cached only for the whole library). */
+  private async frequencies(em: EntityManager, state: LibraryState, terms: readonly string[], scope: readonly string[] | null) {
+    const wanted = scope === null ? terms.filter((term) => !state.df.has(term)) : terms;
+    if (wanted.length > 0) {
+      const rows = await em.execute<Array<{ term: string; df: number; scoped: number }>>(DF_SQL, [
+        scope === null ? null : textArray(scope),
+        textArray(wanted),
+      ]);
+      for (const row of rows) state.df.set(row.term, Number(row.df));
+      if (scope !== null) return new Map(rows.map((row) => [row.term, Number(row.scoped)]));
+    }
+    return state.df;
+  }
+
+  async search(query: EngineQuery, em: EntityManager): Promise<EngineResult> {
+    if (query.terms.length === 0 || query.limit < 1 || query.bookIds?.length === 0) return { hits: 0, results: [] };
+    const segments = await em.execute<Array<{ id: string; dead: number[] }>>(SEGMENTS_SQL);
+    const state = await this.library(em, JSON.stringify(segments));
+    const scoped = await this.frequencies(em, state, query.terms, query.bookIds);
+    const terms: ScoredTerm[] = query.terms
+      .map((term, index) => ({
+        term,
+        weight: (query.weights?.[index] ?? 1) * idf(state.stats.n, state.df.get(term) ?? 0),
+        df: scoped.get(term) ?? 0,
+      }))
+      .filter((term) => term.df > 0);
+    if (terms.length === 0) return { hits: 0, results: [] };
+    const dead = new Map(segments.map((segment) => [Number(segment.id), segment.dead] as const));
+    await this.store.prepare(
+      em,
+      terms.map((term) => term.term),
+      [...dead.keys()],
+    );
+    const scope = query.bookIds === null ? null : new Set(query.bookIds);
+    const source = new PostgresPostings(
+      em,
+      this.store,
+      terms.map((term) => term.term),
+      dead,
+      scope,
+    );
+    const found = await topK(terms, query.limit, state.stats, this.bm25, source);
+    let hits = found.candidates;
+    if (!found.exhaustive) {
+      const [size] =
+        scope === null ? [{ pages: state.stats.n }] : await em.execute<Array<{ pages: number }>>(SCOPE_SQL, [textArray(query.bookIds!)]);
+      hits = estimateHits(
+        Number(size!.pages),
+        terms.map((term) => term.df),
+      );
+    }
+    return { hits, results: found.results.map((result) => ({ pageId: result.pageId, score: result.score })) };
+  }
+
+  /** Postings are written in the import's transaction: nothing to do. */
   async indexBook(): Promise<void> {}
 
   async removeBook(): Promise<void> {}

@@ -3,6 +3,7 @@ import type { Logger } from '../../../runtime/logger.js';
 import { deriveBookStatistics } from '../import/book-writer.js';
 import { LibraryError } from '../library-errors.js';
 import { indexTerms } from './index-terms.js';
+import { rewriteSegments, writeSegment } from './postings.js';
 import type { SearchEngine } from './search-engine.js';
 
 const BATCH = 500;
@@ -15,7 +16,8 @@ export interface ReindexedBook {
 /**
  * Rebuilds the search index from the pages of record: re-analyses every page (after a change to
  * the analysis, terms must be recomputed), re-derives document frequencies, then hands each book
- * to the engine. One transaction per book, so searches keep working while it runs.
+ * to the engine. One transaction per book, so searches keep working while it runs; the posting
+ * segments are then rewritten whole, a few large ones (`postings.ts`).
  */
 export class LibraryReindexService {
   constructor(
@@ -27,14 +29,28 @@ export class LibraryReindexService {
     const books = await em.execute<Array<{ id: string }>>('select id from library.book order by id');
     const done: ReindexedBook[] = [];
     for (const { id } of books) {
-      const book = await this.reindexBook(em, id);
+      const book = await this.reindexBook(em, id, false);
       done.push(book);
       onBook?.(book, books.length);
     }
+    await this.inTransaction(em, (tx) => rewriteSegments(tx));
     return done;
   }
 
-  async reindexBook(em: EntityManager, bookId: string): Promise<ReindexedBook> {
+  private async inTransaction(em: EntityManager, work: (tx: EntityManager) => Promise<void>): Promise<void> {
+    const tx = em.fork();
+    await tx.begin();
+    try {
+      await work(tx);
+      await tx.commit();
+    } catch (error) {
+      await tx.rollback().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Re-analyses one book; its postings go into a segment of their own unless the caller rewrites them all. */
+  async reindexBook(em: EntityManager, bookId: string, withPostings = true): Promise<ReindexedBook> {
     const tx = em.fork();
     await tx.begin();
     let pages = 0;
@@ -60,6 +76,7 @@ export class LibraryReindexService {
         after = rows.at(-1)!.page;
       }
       await deriveBookStatistics(tx, bookId);
+      if (withPostings) await writeSegment(tx, [bookId]);
       await tx.commit();
     } catch (error) {
       await tx.rollback().catch(() => undefined);

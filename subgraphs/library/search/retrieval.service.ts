@@ -1,18 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../runtime/logger.js';
-import { analyzeQuery } from '../analysis/arabic.js';
+import { analyzeQueryWords } from '../analysis/arabic.js';
 import { filteredBookIds, type BookFilter } from '../catalog/catalog-filters.js';
-import { LibraryError, type ParameterProblem } from '../library-errors.js';
+import { RETRIEVAL_BOUNDS } from '../../../contracts/library/content.contract.js';
+import { LibraryError } from '../library-errors.js';
 import { textArray } from './index-terms.js';
+import { weightedQuery } from './bm25.js';
 import { cutPassage } from './passage.js';
 import type { EngineResult, SearchEngine } from './search-engine.js';
-
-/** Documented bounds of retrieval (`/v1/retrieve`) and page search (`/v1/search`). */
-export const RETRIEVAL_BOUNDS = {
-  q: { min: 2, max: 500 },
-  limit: { default: 8, max: 20 },
-  maxChars: { retrieveDefault: 700, searchDefault: 600, min: 120, max: 2000 },
-} as const;
 
 export interface RetrievalRequest extends Omit<BookFilter, 'q'> {
   readonly q?: string | null;
@@ -67,32 +62,25 @@ export class RetrievalService {
     private readonly logger: Logger,
   ) {}
 
-  /** `/v1/retrieve`: every bound is checked and a violation is a 422 listing each problem. */
-  retrieve(em: EntityManager, request: RetrievalRequest, planLimit: number): Promise<RetrievalResult> {
-    const problems: ParameterProblem[] = [];
-    const q = request.q ?? '';
-    const { min, max } = RETRIEVAL_BOUNDS.q;
-    if (request.q === null || request.q === undefined || q.trim() === '') problems.push({ field: 'q', message: 'is required' });
-    else if (q.trim().length < min || q.length > max) problems.push({ field: 'q', message: `must be ${min} to ${max} characters long` });
+  /**
+   * `/v1/retrieve`, its input already checked against the contract's bounds; the plan
+   * may lower the largest `limit`, which only the caller's key can tell.
+   */
+  retrieve(
+    em: EntityManager,
+    request: RetrievalRequest & { readonly q: string; readonly limit: number; readonly maxChars: number },
+    planLimit: number,
+  ) {
     const maxLimit = Math.min(RETRIEVAL_BOUNDS.limit.max, planLimit);
-    const limit = request.limit ?? RETRIEVAL_BOUNDS.limit.default;
-    if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
-      const plan = planLimit < RETRIEVAL_BOUNDS.limit.max ? ' for your plan' : '';
-      problems.push({ field: 'limit', message: `must be an integer from 1 to ${maxLimit}${plan}` });
+    if (request.limit > maxLimit) {
+      throw LibraryError.invalidParameters([{ field: 'limit', message: `must be an integer from 1 to ${maxLimit} for your plan` }]);
     }
-    const bounds = RETRIEVAL_BOUNDS.maxChars;
-    const maxChars = request.maxChars ?? bounds.retrieveDefault;
-    if (!Number.isInteger(maxChars) || maxChars < bounds.min || maxChars > bounds.max) {
-      problems.push({ field: 'max_chars', message: `must be an integer from ${bounds.min} to ${bounds.max}` });
-    }
-    if (problems.length > 0) throw LibraryError.invalidParameters(problems);
-    return this.run(em, 'passage', q, request, limit, maxChars, request.withPageText === true);
+    return this.run(em, 'passage', request.q, request, request.limit, request.maxChars, request.withPageText === true);
   }
 
   /** `/v1/search`: page-level passages up to twice `max_chars`; out-of-range values are capped. */
-  search(em: EntityManager, request: RetrievalRequest, planLimit: number): Promise<RetrievalResult> {
-    const q = request.q ?? '';
-    if (q.trim() === '') throw LibraryError.invalidParameters([{ field: 'q', message: 'is required' }]);
+  search(em: EntityManager, request: RetrievalRequest & { readonly q: string }, planLimit: number): Promise<RetrievalResult> {
+    const q = request.q;
     const limit = clamp(request.limit, RETRIEVAL_BOUNDS.limit.default, 1, Math.min(RETRIEVAL_BOUNDS.limit.max, planLimit));
     const bounds = RETRIEVAL_BOUNDS.maxChars;
     const maxChars = clamp(request.maxChars, bounds.searchDefault, bounds.min, bounds.max);
@@ -108,11 +96,12 @@ export class RetrievalService {
     passageChars: number,
     withPageText: boolean,
   ): Promise<RetrievalResult> {
-    const terms = [...new Set(analyzeQuery(q))];
+    const query = weightedQuery(analyzeQueryWords(q));
+    const terms = query.map((term) => term.term);
     // Only the book filters: `q` here is the query, not the catalog's title search.
     const bookIds = await filteredBookIds(em, { book: filter.book, category: filter.category, author: filter.author });
     if (terms.length === 0 || bookIds?.length === 0) return { query: q, mode, hits: 0, passages: [] };
-    const found = await this.ask({ terms, bookIds, limit }, em);
+    const found = await this.ask({ terms, weights: query.map((term) => term.weight), bookIds, limit }, em);
     const pages = await this.pages(
       em,
       found.results.map((hit) => hit.pageId),

@@ -4,6 +4,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export interface EngineQuery {
   /** Distinct analysed query terms; a page matches when it contains any of them. */
   readonly terms: readonly string[];
+  /**
+   * Weight of each term's contribution, aligned with `terms` (1 when absent): 1 for the query's own
+   * words, another weight for the root terms beside them; an engine that cannot weigh terms searches
+   * the weight-1 terms only.
+   */
+  readonly weights?: readonly number[];
   /** Only pages of these books; `null` searches the whole library. */
   readonly bookIds: readonly string[] | null;
   readonly limit: number;
@@ -15,7 +21,10 @@ export interface EngineHit {
 }
 
 export interface EngineResult {
-  /** Pages matching the query in the whole (filtered) index, not only those returned. */
+  /**
+   * Pages matching the query (any term) in the whole (filtered) index, not only those returned. Exact
+   * when the engine had to read every matching page; otherwise an estimate from the terms' page counts.
+   */
   readonly hits: number;
   /** Best first. */
   readonly results: readonly EngineHit[];

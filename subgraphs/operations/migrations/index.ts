@@ -1,4 +1,24 @@
 import { Migration20261122000000_init } from './Migration20261122000000_init.js';
+import { Migration20261123010000_core } from './Migration20261123010000_core.js';
+import { Migration20261123020000_reference_books } from './Migration20261123020000_reference_books.js';
+import { Migration20261123030000_eam_fuel } from './Migration20261123030000_eam_fuel.js';
+import { Migration20261123040000_scm } from './Migration20261123040000_scm.js';
+import { Migration20261123050000_hr_documents } from './Migration20261123050000_hr_documents.js';
+import { Migration20261123060000_identity } from './Migration20261123060000_identity.js';
+import { Migration20261123070000_webhooks } from './Migration20261123070000_webhooks.js';
+import { Migration20261123080000_oidc_provider } from './Migration20261123080000_oidc_provider.js';
+import { Migration20261123085000_sagas } from './Migration20261123085000_sagas.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
-export const operationsMigrations = [Migration20261122000000_init];
+export const operationsMigrations = [
+  Migration20261122000000_init,
+  Migration20261123010000_core,
+  Migration20261123020000_reference_books,
+  Migration20261123030000_eam_fuel,
+  Migration20261123040000_scm,
+  Migration20261123050000_hr_documents,
+  Migration20261123060000_identity,
+  Migration20261123070000_webhooks,
+  Migration20261123080000_oidc_provider,
+  Migration20261123085000_sagas,
+];

@@ -1,4 +1,5 @@
 import { Migration20261122000000_init } from './Migration20261122000000_init.js';
+import { Migration20261124000000_research } from './Migration20261124000000_research.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
-export const researchMigrations = [Migration20261122000000_init];
+export const researchMigrations = [Migration20261122000000_init, Migration20261124000000_research];

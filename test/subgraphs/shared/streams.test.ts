@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../runtime/logger.js';
 import type { SubgraphContext } from '../../../subgraphs/shared/context.js';
-import { CommonErrorCode, DomainError } from '../../../subgraphs/shared/errors.js';
+import { CommonErrorCode, DomainError } from '../../../contracts/errors.js';
 import { openStream, StreamFailure, type StreamHandler } from '../../../subgraphs/shared/streams.js';
 
 const context = (): SubgraphContext => ({

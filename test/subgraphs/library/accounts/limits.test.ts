@@ -1,3 +1,4 @@
+import { libraryKey } from '../../../../contracts/access.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../runtime/logger.js';
 import { LibraryAccess } from '../../../../subgraphs/library/accounts/access.service.js';
@@ -42,7 +43,7 @@ async function newKey(plan: 'free' | 'pro' = 'free'): Promise<string> {
 async function attempt(key: string): Promise<{ status: number; code?: string; retryAfter?: unknown; ctx: SubgraphContext }> {
   const ctx = context({ authorization: `Bearer ${key}` });
   try {
-    await access.admit(ctx, 'me');
+    await access.admit(ctx, libraryKey('me'));
     return { status: 200, ctx };
   } catch (error) {
     if (!(error instanceof AccountsError)) throw error;
@@ -96,7 +97,7 @@ describe('counting windows with an injected clock', () => {
     expect(results.filter((result) => result.status === 200)).toHaveLength(10);
     const ctx = context({ authorization: `Bearer ${key}` });
     now = new Date('2026-03-13T08:01:00Z');
-    const caller = await access.admit(ctx, 'me');
+    const caller = await access.admit(ctx, libraryKey('me'));
     expect(caller.counts).toEqual({ minute: 1, day: 11 });
   });
 
@@ -104,7 +105,7 @@ describe('counting windows with an injected clock', () => {
     now = new Date('2026-03-14T08:00:00Z');
     const key = await newKey();
     const setting = await orm.em.fork().transactional(async (em) => {
-      await access.admit({ ...context({ authorization: `Bearer ${key}` }), em }, 'me');
+      await access.admit({ ...context({ authorization: `Bearer ${key}` }), em }, libraryKey('me'));
       return em.execute<Array<{ synchronous_commit: string }>>('show synchronous_commit');
     });
     expect(setting[0]?.synchronous_commit).toBe('on');
@@ -113,9 +114,9 @@ describe('counting windows with an injected clock', () => {
   it('reports usage per day and operation, capped at 90 days', async () => {
     now = new Date('2026-04-01T12:00:00Z');
     const key = await newKey('pro');
-    await access.admit(context({ authorization: `Bearer ${key}` }), 'retrieve');
+    await access.admit(context({ authorization: `Bearer ${key}` }), libraryKey('retrieve'));
     now = new Date('2026-04-03T12:00:00Z');
-    const caller = await access.admit(context({ authorization: `Bearer ${key}` }), 'usage');
+    const caller = await access.admit(context({ authorization: `Bearer ${key}` }), libraryKey('usage'));
     const report = await new AccountService(usage, { clock }).report(context(), caller, 500);
     expect(report.days).toBe(90);
     expect(report.rows).toHaveLength(90);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseChatRequest } from '../../../../subgraphs/library/chat/chat-request.js';
-import { DomainError } from '../../../../subgraphs/shared/errors.js';
+import { DomainError } from '../../../../contracts/errors.js';
 
 const MODELS = ['library-rag', 'fake-llm'];
 

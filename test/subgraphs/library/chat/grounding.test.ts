@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { retrievalQuery } from '../../../../subgraphs/library/chat/grounding.js';
+import { retrievalQuery, toWholeSentences } from '../../../../subgraphs/library/chat/grounding.js';
+import type { RetrievedPassage } from '../../../../subgraphs/library/search/retrieval.service.js';
 
 describe('retrievalQuery', () => {
   it('is the last user turn when it has enough terms', () => {
@@ -31,5 +32,35 @@ describe('retrievalQuery', () => {
     ]);
     expect(query.length).toBeLessThanOrEqual(500);
     expect(query.startsWith('كلمة')).toBe(true);
+  });
+});
+
+describe('toWholeSentences', () => {
+  const page = 'باب الصبر. قال الحسن: الصبر كنز من كنوز الجنة. وقال غيره: الصبر مفتاح الفرج. ثم ذكر الشكر.';
+  const passage = (start: number, end: number, pageText: string | null = page): RetrievedPassage => ({
+    id: 'b-1',
+    bookId: 'b',
+    book: 'كتاب',
+    category: '',
+    authors: [],
+    part: '',
+    page: 1,
+    score: 1,
+    start,
+    length: end - start,
+    pageChars: page.length,
+    text: page.slice(start, end),
+    pageText,
+  });
+
+  it('grows a passage cut mid-sentence to the sentence edges of its page', () => {
+    const grown = toWholeSentences(passage(page.indexOf('الصبر كنز'), page.indexOf('الفرج')));
+    expect(grown.text).toBe('قال الحسن: الصبر كنز من كنوز الجنة. وقال غيره: الصبر مفتاح الفرج.');
+    expect(page.slice(grown.start, grown.start + grown.length)).toBe(grown.text);
+  });
+
+  it('leaves a passage alone when its page text is not at hand', () => {
+    const cut = passage(page.indexOf('الصبر كنز'), page.indexOf('الفرج'), null);
+    expect(toWholeSentences(cut)).toBe(cut);
   });
 });

@@ -111,7 +111,7 @@ describe('reindex', () => {
     await rows("update library.page set terms = ''::tsvector, term_count = 0 where book_id = 'adab-sabr'");
     await rows("delete from library.term_stat where book_id = 'adab-sabr'");
     const retrieval = new RetrievalService(engine, silentLogger);
-    const ask = () => retrieval.retrieve(db.orm.em.fork(), { q: 'مفتاح الفرج', book: 'adab-sabr' }, 20);
+    const ask = () => retrieval.retrieve(db.orm.em.fork(), { q: 'مفتاح الفرج', book: 'adab-sabr', limit: 8, maxChars: 700 }, 20);
     expect((await ask()).hits).toBe(0);
     const done = await new LibraryReindexService(engine, silentLogger).reindexAll(db.orm.em.fork());
     expect(done.find((book) => book.bookId === 'adab-sabr')).toEqual({ bookId: 'adab-sabr', pages: 3 });

@@ -33,7 +33,7 @@ describe.each(ENGINES)('search engine conformance: $name', ({ create }) => {
   let engine: SearchEngine;
   let retrieval: RetrievalService;
   const ask = (q: string, filter: { book?: string; category?: string; author?: string } = {}, limit = 8) =>
-    retrieval.retrieve(db.orm.em.fork(), { q, limit, ...filter }, 20);
+    retrieval.retrieve(db.orm.em.fork(), { q, limit, maxChars: 700, ...filter }, 20);
 
   beforeAll(async () => {
     db = await libraryDatabase();

@@ -154,7 +154,7 @@ describe('Meilisearch engine (requests of the official client, against a loopbac
       query: 'صبر مفتاح',
     };
     const retrieval = new RetrievalService(engine, silentLogger);
-    const result = await retrieval.retrieve(db.orm.em.fork(), { q: 'الصبر مفتاح', limit: 2, book: 'adab-sabr' }, 20);
+    const result = await retrieval.retrieve(db.orm.em.fork(), { q: 'الصبر مفتاح', limit: 2, book: 'adab-sabr', maxChars: 700 }, 20);
     const [search] = fake.of('POST', '/indexes/library_pages/search');
     expect(search!.body).toEqual({
       q: 'صبر مفتاح',
@@ -177,7 +177,7 @@ describe('Meilisearch engine (requests of the official client, against a loopbac
   it('reports a failing search as search_unavailable (502)', async () => {
     fake.failSearch = true;
     const retrieval = new RetrievalService(engine, silentLogger);
-    await expect(retrieval.retrieve(db.orm.em.fork(), { q: 'الصبر' }, 20)).rejects.toMatchObject({
+    await expect(retrieval.retrieve(db.orm.em.fork(), { q: 'الصبر', limit: 8, maxChars: 700 }, 20)).rejects.toMatchObject({
       code: 'search_unavailable',
       status: 502,
     });

@@ -1,0 +1,202 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
+import { ROOT, startServer } from './harness.js';
+import { table, type BenchModule } from './report.js';
+import { corpusFiles, writeScaleCorpus, type ScaleCorpus } from './scale-corpus.js';
+
+const SECONDS = 15;
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+/** Words rare in the corpus: a few hundred to a few tens of thousands of pages per million. */
+const RARE = [
+  'المأمون',
+  'بغداد دجلة',
+  'الصبر على البلاء',
+  'فضائل القرآن بمكة',
+  'خراسان والري',
+  'البديع في الشعر',
+  'سنة الشمس بالرصد',
+  'أيوب',
+];
+/** Words on most pages (قال 79%, الله 72%, بن 68% of them), alone or with question words. */
+const COMMON = [
+  'قال الله',
+  'رسول الله',
+  'قال رسول الله صلى الله عليه وسلم',
+  'حدثنا أبو بكر',
+  'ماذا قال رسول الله',
+  'كيف كان النبي يصلي',
+  'من هو عبد الله بن عباس',
+  'الحمد لله رب العالمين',
+];
+
+/** Sizes to build, from `--scale-sizes=100000,1000000` or both by default. */
+function sizes(): number[] {
+  const arg = process.argv.find((value) => value.startsWith('--scale-sizes='));
+  return arg ? arg.slice('--scale-sizes='.length).split(',').map(Number) : [100_000, 1_000_000];
+}
+
+function percentile(sorted: readonly number[], p: number): string {
+  return (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN).toFixed(1);
+}
+
+/** `connections` clients retrieving in a loop for SECONDS; every request is a sample. */
+async function measure(url: string, key: string, queries: readonly string[], connections: number): Promise<Array<string | number>> {
+  const samples: number[] = [];
+  let errors = 0;
+  const until = performance.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async (_, worker) => {
+      for (let n = worker; performance.now() < until; n += connections) {
+        const started = performance.now();
+        const response = await fetch(`${url}/v1/retrieve?${new URLSearchParams({ q: queries[n % queries.length]!, limit: '8' })}`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        await response.arrayBuffer();
+        if (response.status === 200) samples.push(performance.now() - started);
+        else errors += 1;
+      }
+    }),
+  );
+  samples.sort((a, b) => a - b);
+  return [
+    connections,
+    percentile(samples, 50),
+    percentile(samples, 95),
+    percentile(samples, 99),
+    Math.round(samples.length / SECONDS),
+    errors,
+  ];
+}
+
+interface Sizes {
+  database: string;
+  pages: string;
+  terms: string;
+  postings: string;
+}
+
+async function sizesOf(url: string): Promise<Sizes> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<Sizes>(`select pg_size_pretty(pg_database_size(current_database())) as database,
+      pg_size_pretty(pg_total_relation_size('library.page')) as pages,
+      pg_size_pretty(pg_total_relation_size('library.term_stat')) as terms,
+      pg_size_pretty(pg_total_relation_size('library.posting') + pg_total_relation_size('library.posting_segment')) as postings`);
+    return rows[0]!;
+  } finally {
+    await client.end();
+  }
+}
+
+interface ScaleRun {
+  readonly corpus: ScaleCorpus;
+  readonly importSeconds: number;
+  readonly sizes: Sizes;
+  readonly rows: Array<Array<string | number>>;
+}
+
+/** One library size: corpus written, imported with `npm run import`, then retrieval measured through REST. */
+async function scaleRun(pages: number): Promise<ScaleRun> {
+  const dir = await mkdtemp(join(tmpdir(), 'qantara-bench-scale-'));
+  await mkdir(join(dir, 'corpus'));
+  const database = await startEmbeddedPostgres(join(dir, 'pg'));
+  const env = { DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DEMO_LIBRARY: 'false', ADMIN_TOKEN };
+  let server: { url: string; stop: () => Promise<void> } | undefined;
+  try {
+    const corpus = await writeScaleCorpus(join(dir, 'corpus'), pages);
+    server = await startServer(env);
+    const started = performance.now();
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...corpus.files], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
+    const importSeconds = (performance.now() - started) / 1000;
+    const issued = await fetch(`${server.url}/admin/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+      body: JSON.stringify({ email: 'bench@example.org', plan: 'unlimited' }),
+    });
+    const { key } = (await issued.json()) as { key: string };
+    const rows: Array<Array<string | number>> = [];
+    for (const [name, queries] of [
+      ['rare words', RARE],
+      ['common words', COMMON],
+    ] as const) {
+      await measure(server.url, key, queries, 8); // warm-up
+      for (const connections of [1, 8]) rows.push([name, ...(await measure(server.url, key, queries, connections))]);
+    }
+    return { corpus, importSeconds, sizes: await sizesOf(database.url), rows };
+  } finally {
+    await server?.stop();
+    await database.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function libraryScale(): Promise<string> {
+  if (corpusFiles().length === 0) return 'Not measured: the OpenITI corpus (`../shared/corpus/openiti/`) is not beside the project.';
+  const sections: string[] = [];
+  for (const pages of sizes()) {
+    const load = loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' / ');
+    const run = await scaleRun(pages);
+    const { corpus, importSeconds, sizes: size } = run;
+    sections.push(
+      [
+        `### ${corpus.pages.toLocaleString('en')} pages`,
+        '',
+        `${corpus.books} books, ${Math.round(corpus.chars / corpus.pages)} characters per page on average; load average when the run started: ${load}.`,
+        '',
+        table(
+          [
+            `import (\`npm run import\`, ${corpus.files.length} files)`,
+            'pages/s',
+            'database',
+            'pages (text, terms)',
+            'term_stat',
+            'postings',
+          ],
+          [
+            [
+              `${importSeconds.toFixed(0)} s`,
+              Math.round(corpus.pages / importSeconds),
+              size.database,
+              size.pages,
+              size.terms,
+              size.postings,
+            ],
+          ],
+        ),
+        '',
+        table(['queries', 'connections', 'p50', 'p95', 'p99', 'req/s', 'errors + non-2xx'], run.rows),
+      ].join('\n'),
+    );
+  }
+  return [
+    'Corpora re-sampled from the OpenITI books of `../shared/corpus/openiti` (`bench/scale-corpus.ts`): each generated',
+    'book draws on one source book (sources weighted by their page count), its pages take their lengths from the',
+    "source's real pages and are filled with the source's sentences drawn at random; 100–900 pages per book, JSON Lines",
+    'files of 50,000 pages. Imported with `npm run import` (one transaction per file) into an embedded PostgreSQL',
+    'started for the run, then `GET /v1/retrieve?q=…&limit=8` with an `unlimited` key through the whole stack',
+    `(facade → gateway → library subgraph → PostgreSQL), ${SECONDS} s per row after an 8-connection warm-up of the same`,
+    'length; every request is a sample (fetch from this process). Latencies in ms.',
+    `Rare-word queries: ${RARE.map((q) => `«${q}»`).join(', ')}.`,
+    `Common-word queries: ${COMMON.map((q) => `«${q}»`).join(', ')}.`,
+    '',
+    sections.join('\n\n'),
+  ].join('\n');
+}
+
+export const libraryScaleBench: BenchModule = {
+  name: 'library-scale',
+  title: 'Library: retrieval and import at 100,000 and 1,000,000 pages',
+  run: libraryScale,
+};

@@ -1,0 +1,147 @@
+/**
+ * Who may call an operation, declared in its contract and enforced by one pipeline
+ * before the service runs (subgraphs/shared/contracts/pipeline.ts). Each kind has
+ * exactly one guard, provided by the service that owns it; an operation without an
+ * access, or whose kind no guard serves, stops the process at start-up.
+ */
+
+/** Open to anyone: no credentials read. */
+export interface PublicAccess {
+  readonly kind: 'public';
+}
+
+/** A library key (`Authorization: Bearer qk_live_…`), metered against its plan; `usage` names the call in `/v1/usage`. */
+export interface LibraryKeyAccess {
+  readonly kind: 'libraryKey';
+  readonly usage: string;
+}
+
+/** The operator's `x-admin-token` (`ADMIN_TOKEN`). */
+export interface AdminTokenAccess {
+  readonly kind: 'adminToken';
+}
+
+export const RESEARCH_SCOPES = [
+  'api_keys_admin',
+  'billing_read',
+  'billing_write',
+  'threads_read',
+  'threads_write',
+  'research_write',
+] as const;
+export type ResearchScope = (typeof RESEARCH_SCOPES)[number];
+
+/** A research workspace key (`Authorization: Bearer rk_…`) holding every listed scope. */
+export interface ResearchKeyAccess {
+  readonly kind: 'researchKey';
+  readonly scopes: readonly ResearchScope[];
+}
+
+/** A signed-in user of the identity provider (OAuth 2.0 bearer access token), acting in their workspace. */
+export interface ResearchUserAccess {
+  readonly kind: 'researchUser';
+}
+
+export const OPERATIONS_ROLES = ['Admin', 'CEO', 'Engineer', 'Mechanic', 'Foreman', 'OtibSpecialist', 'Supply'] as const;
+export type OperationsRole = (typeof OPERATIONS_ROLES)[number];
+
+/**
+ * A member of an organization (bearer access token or `X-API-Key`): `roles` that may
+ * call (`any`: every member), whether the platform super-admin may (`also`, `only`,
+ * `never`), and whether the call is limited to the caller's production objects when
+ * every role they hold is object-scoped (`objectScope`, default on; `exempt` roles
+ * see all objects for this operation even when scoped elsewhere).
+ */
+export interface OperationsAccess {
+  readonly kind: 'operations';
+  readonly roles: readonly OperationsRole[] | 'any';
+  readonly superAdmin: 'also' | 'only' | 'never';
+  readonly objectScope: boolean;
+  readonly exempt: readonly OperationsRole[];
+  /** Signed-in callers only: no `X-API-Key` (e.g. managing the keys themselves). */
+  readonly userOnly: boolean;
+  /**
+   * The call acts inside one organization (the caller's; a super-admin names it in
+   * `X-Organization-Id`). Off for platform operations (organizations, sign-in).
+   */
+  readonly tenant: boolean;
+  /**
+   * The scope an `X-API-Key` needs (seed part B) when not the one its kind implies:
+   * `read` for a query, `delete` for a REST `DELETE`, `write` for another mutation,
+   * `admin` for a super-admin-only operation.
+   */
+  readonly keyScope?: ApiKeyScope;
+}
+
+/** Scopes of the operations service's business API keys (`X-API-Key`, seed part B); `*` is every one. */
+export const API_KEY_SCOPES = ['read', 'write', 'delete', 'admin', 'webhooks', '*'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export type Access = PublicAccess | LibraryKeyAccess | AdminTokenAccess | ResearchKeyAccess | ResearchUserAccess | OperationsAccess;
+export type AccessKind = Access['kind'];
+
+export const publicAccess = (): PublicAccess => ({ kind: 'public' });
+export const libraryKey = (usage: string): LibraryKeyAccess => ({ kind: 'libraryKey', usage });
+export const adminToken = (): AdminTokenAccess => ({ kind: 'adminToken' });
+export const researchKey = (...scopes: ResearchScope[]): ResearchKeyAccess => ({ kind: 'researchKey', scopes });
+export const researchUser = (): ResearchUserAccess => ({ kind: 'researchUser' });
+
+export interface OperationsAccessOptions {
+  readonly superAdmin?: OperationsAccess['superAdmin'];
+  readonly objectScope?: boolean;
+  readonly exempt?: readonly OperationsRole[];
+  readonly userOnly?: boolean;
+  readonly tenant?: boolean;
+  readonly keyScope?: ApiKeyScope;
+}
+
+/** Members holding one of `roles` (or `any` member); the super-admin too unless told otherwise. */
+export const members = (roles: readonly OperationsRole[] | 'any', options: OperationsAccessOptions = {}): OperationsAccess => ({
+  kind: 'operations',
+  roles,
+  superAdmin: options.superAdmin ?? 'also',
+  objectScope: options.objectScope ?? true,
+  exempt: options.exempt ?? [],
+  userOnly: options.userOnly ?? false,
+  tenant: options.tenant ?? true,
+  ...(options.keyScope ? { keyScope: options.keyScope } : {}),
+});
+
+/** The platform super-admin alone (organizations). */
+export const superAdminOnly = (): OperationsAccess => members([], { superAdmin: 'only', objectScope: false, tenant: false });
+
+/**
+ * The scope an `X-API-Key` needs for an operation: declared (`keyScope`), else `admin` for a
+ * super-admin-only operation, `read` for a query, `delete` for a REST `DELETE`, `write` otherwise.
+ */
+export function requiredKeyScope(
+  access: OperationsAccess,
+  operation: { readonly kind: string; readonly rest: readonly { readonly method: string }[] },
+): ApiKeyScope {
+  if (access.keyScope) return access.keyScope;
+  if (access.superAdmin === 'only') return 'admin';
+  if (operation.kind === 'query') return 'read';
+  return operation.rest.some((binding) => binding.method === 'DELETE') ? 'delete' : 'write';
+}
+
+/** One line for catalogues and tests: who may call. */
+export function describeAccess(access: Access): string {
+  switch (access.kind) {
+    case 'public':
+      return 'public';
+    case 'libraryKey':
+      return `library key (metered as ${access.usage})`;
+    case 'adminToken':
+      return 'admin token';
+    case 'researchKey':
+      return `research key with ${access.scopes.join(' + ') || 'any scope'}`;
+    case 'researchUser':
+      return 'signed-in user (OAuth bearer)';
+    case 'operations': {
+      const who = access.roles === 'any' ? 'any member' : access.roles.join(', ');
+      if (access.superAdmin === 'only') return 'super-admin';
+      const scope = access.objectScope ? ', object scope' : '';
+      return `${who}${access.superAdmin === 'also' ? ' or super-admin' : ''}${scope}`;
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import type { z } from 'zod';
+import { familyOf, SNAKE_CASE_FAMILIES, type Family } from './families.js';
+import type { InputLocation, OperationContract, RestBinding } from './operation.js';
+
+/**
+ * Validation of an operation's input, the same for every caller: the REST edge runs
+ * it on the decoded request, the subgraph pipeline on GraphQL arguments and MCP tool
+ * input. Problems come back as `InputIssue`s named by their wire names, so a family
+ * words them once whoever called.
+ */
+
+export interface InputIssue {
+  readonly location: InputLocation;
+  /** The field's wire name, then nested keys and indexes; empty for the location as a whole. */
+  readonly path: ReadonlyArray<string | number>;
+  /** zod's issue code (`invalid_type`, `too_small`, …), or `invalid_characters` for a NUL byte. */
+  readonly code: string;
+  readonly message: string;
+  /** The offending value; `undefined` when it is missing. */
+  readonly input: unknown;
+  /** What was expected (`invalid_type`), or the bound (`too_small`, `too_big`). */
+  readonly expected?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly values?: readonly unknown[];
+  /** Facts a custom check attached (zod `params`), e.g. how a family should word it. */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** For a missing field: the object it was missing from (a body's fields only). */
+  readonly parent?: unknown;
+}
+
+export type InputValidation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: InputIssue[] };
+
+/** The family answering for a contract: its REST path's, else its service's. */
+export function contractFamily(contract: Pick<OperationContract, 'rest' | 'service'>): Family {
+  const path = contract.rest[0]?.path;
+  if (path) return familyOf(path);
+  return contract.service === 'library' ? 'library' : contract.service;
+}
+
+/** `maxChars` → `max_chars`. */
+export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter, at: number) => `${at > 0 ? '_' : ''}${letter.toLowerCase()}`);
+const snake = snakeCase;
+
+/** A field's name on the wire of a binding (its `names`, else the family's case). */
+export function wireName(contract: Pick<OperationContract, 'rest' | 'service'>, field: string, binding?: RestBinding): string {
+  const rest = binding ?? (contract.rest[0] as RestBinding | undefined);
+  const renamed = rest?.names?.[field];
+  if (renamed) return renamed;
+  return SNAKE_CASE_FAMILIES.has(contractFamily(contract)) ? snake(field) : field;
+}
+
+/** Where a NUL character hides in a value (PostgreSQL text cannot hold one); refused everywhere alike. */
+function nulPaths(value: unknown, path: Array<string | number>, found: Array<Array<string | number>>): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push(path);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => nulPaths(item, [...path, index], found));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) nulPaths(item, [...path, key], found);
+  }
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current = root;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/** The object a missing value was missing from: for a top-level field, the location's fields alone. */
+function parentOf(contract: OperationContract, args: Record<string, unknown>, path: ReadonlyArray<PropertyKey>, location: InputLocation) {
+  if (path.length > 1) return valueAt(args, path.slice(0, -1));
+  return Object.fromEntries(Object.entries(args).filter(([field]) => contract.locations[field] === location));
+}
+
+/**
+ * A field's path on the wire: its wire name then the nested keys (snake_case in the
+ * library's families), without the field itself when it is the whole body.
+ */
+function wirePath(contract: OperationContract, path: ReadonlyArray<string | number>, binding: RestBinding | undefined) {
+  const [field, ...rest] = path;
+  if (field === undefined) return [];
+  const snakeNested = SNAKE_CASE_FAMILIES.has(contractFamily(contract));
+  const nested = rest.map((part) => (typeof part === 'string' && snakeNested ? snake(part) : part));
+  if (binding?.bodyField === field) return nested;
+  return [wireName(contract, String(field), binding), ...nested];
+}
+
+function issueOf(
+  contract: OperationContract,
+  args: Record<string, unknown>,
+  issue: z.core.$ZodIssue,
+  binding: RestBinding | undefined,
+): InputIssue {
+  const [field] = issue.path as Array<string | number>;
+  const location = (field === undefined ? 'body' : contract.locations[String(field)]) ?? 'body';
+  const raw = issue as unknown as {
+    expected?: string;
+    minimum?: number | bigint;
+    maximum?: number | bigint;
+    values?: unknown[];
+    params?: Record<string, unknown>;
+  };
+  const input = valueAt(args, issue.path);
+  return {
+    location,
+    path: wirePath(contract, issue.path as Array<string | number>, binding),
+    code: issue.code,
+    message: issue.message,
+    input,
+    ...(input === undefined ? { parent: parentOf(contract, args, issue.path, location) } : {}),
+    ...(raw.params ? { params: raw.params } : {}),
+    ...(raw.expected !== undefined ? { expected: String(raw.expected) } : {}),
+    ...(raw.minimum !== undefined ? { minimum: Number(raw.minimum) } : {}),
+    ...(raw.maximum !== undefined ? { maximum: Number(raw.maximum) } : {}),
+    ...(raw.values ? { values: raw.values } : {}),
+  };
+}
+
+export interface ValidationOptions {
+  /** The REST binding the input came through; problems are named as its wire names them (default: the first). */
+  readonly binding?: RestBinding;
+  /** Include the fields only the REST wire has. */
+  readonly wire?: boolean;
+}
+
+/**
+ * Checks the flat arguments (GraphQL names) of a contract: NUL characters anywhere,
+ * then the contract's schema. The value is the schema's output (defaults applied).
+ */
+export function validateInput<T>(
+  contract: OperationContract,
+  args: Record<string, unknown>,
+  options: ValidationOptions = {},
+): InputValidation<T> {
+  const binding = options.binding ?? (contract.rest[0] as RestBinding | undefined);
+  const nul: Array<Array<string | number>> = [];
+  nulPaths(args, [], nul);
+  if (nul.length > 0) {
+    const issues = nul.map((path) => ({
+      location: contract.locations[String(path[0])] ?? 'body',
+      path: wirePath(contract, path, binding),
+      code: 'invalid_characters',
+      message: 'must not contain NUL characters',
+      input: valueAt(args, path),
+    }));
+    return { ok: false, issues };
+  }
+  const parsed = (options.wire ? contract.wireArgs : contract.args).safeParse(args);
+  if (parsed.success) return { ok: true, value: parsed.data as T };
+  return { ok: false, issues: parsed.error.issues.map((issue) => issueOf(contract, args, issue, binding)) };
+}
+
+/** `messages[0].role`: a wire path as one dotted name. */
+export function dottedPath(path: ReadonlyArray<string | number>): string {
+  return path.reduce<string>((name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+}

@@ -1,0 +1,75 @@
+import { defineErrorCodes } from '../errors.js';
+
+/** Codes of the operations service (UPPER_SNAKE, the Problem's `code`). */
+export const OperationsErrorCode = defineErrorCodes('operations', {
+  INVALID_CREDENTIALS: { status: 401, description: 'The e-mail address or the password is wrong (which one is never said).' },
+  TOKEN_INVALID: { status: 401, description: 'The bearer token is missing, malformed, expired, revoked or not ours.' },
+  REFRESH_TOKEN_INVALID: { status: 401, description: 'The refresh token is unknown, expired or revoked.' },
+  REFRESH_TOKEN_REUSED: {
+    status: 401,
+    description: 'A refresh token already exchanged was presented again: every token of its sign-in is revoked.',
+  },
+  ROLE_FORBIDDEN: { status: 403, description: 'None of the caller’s roles may perform this operation.' },
+  ORGANIZATION_REQUIRED: {
+    status: 400,
+    description: 'A super-admin acting inside an organization names it in the `X-Organization-Id` header.',
+  },
+  IDEMPOTENCY_KEY_REQUIRED: { status: 400, description: 'This operation needs an `Idempotency-Key` header (a UUID v4).' },
+  IDEMPOTENCY_KEY_INVALID: { status: 400, description: 'The `Idempotency-Key` header is not a UUID v4.' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, description: 'The `Idempotency-Key` was used for a request with another payload.' },
+  IDEMPOTENCY_KEY_IN_FLIGHT: { status: 409, description: 'A request with this `Idempotency-Key` is still being processed; retry later.' },
+  ORGANIZATION_SLUG_TAKEN: { status: 409, description: 'Another organization has this slug.' },
+  ORGANIZATION_NOT_FOUND: { status: 404, description: 'No such organization, or not one the caller may see.' },
+  USER_EMAIL_TAKEN: { status: 409, description: 'A user with this e-mail address exists.' },
+  RECORD_NOT_FOUND: { status: 404, description: 'No such record in the caller’s organization and objects.' },
+  BUSINESS_KEY_TAKEN: { status: 409, description: 'Another active record of the organization has this business key (e.g. `code`).' },
+  TRASH_RESTORE_UNIQUE_CONFLICT: {
+    status: 409,
+    description: 'The record cannot be restored: an active record now holds its business key.',
+  },
+  TRASH_ENTITY_UNKNOWN: { status: 404, description: 'No entity of that name has soft-deleted rows.' },
+  IMPORT_BATCH_NOT_FOUND: { status: 404, description: 'No import batch with this id for this book in the organization.' },
+  IMPORT_BATCH_EXPIRED: { status: 410, description: 'The import preview expired before it was committed; preview again.' },
+  IMPORT_BATCH_COMMITTED: { status: 409, description: 'The import batch was committed already.' },
+  IMPORT_BATCH_INVALID: { status: 422, description: 'The import preview found rows with errors; fix them and preview again.' },
+  STATE_CONFLICT: { status: 409, description: 'The record is not in a state that allows this transition.' },
+  SAGA_NOT_FOUND: { status: 404, description: 'No saga with this id in the caller’s organization.' },
+  SAGA_ALREADY_RUNNING: { status: 409, description: 'A saga is already running on this record; wait for it to finish.' },
+  DEAD_LETTER_NOT_FOUND: { status: 404, description: 'No failed job with this id in that queue for the caller’s organization.' },
+  EMAIL_NOT_VERIFIED: {
+    status: 403,
+    description: 'The account’s e-mail address is not verified yet: follow the link mailed at registration, or ask for a new one.',
+  },
+  ACCOUNT_BANNED: { status: 403, description: 'The account is banned; it cannot sign in.' },
+  IP_NOT_APPROVED: {
+    status: 403,
+    description: 'The account accepts sign-ins from approved addresses only; an approval link valid 24 h was e-mailed.',
+  },
+  BOT_CHALLENGE_FAILED: { status: 422, description: 'The bot-challenge token (`challenge_token`) is missing, invalid or spent.' },
+  LINK_INVALID: { status: 410, description: 'The link or token is unknown, used already or expired; ask for a new one.' },
+  SECOND_FACTOR_INVALID: {
+    status: 401,
+    description: 'The second-factor code is wrong or expired; the pending sign-in allows 5 wrong tries.',
+  },
+  SECOND_FACTOR_CHALLENGE_INVALID: {
+    status: 401,
+    description: 'The pending sign-in is unknown, finished, expired (10 min) or out of tries; sign in again.',
+  },
+  SECOND_FACTOR_METHOD_UNAVAILABLE: { status: 422, description: 'That second-factor method is not enabled for the account.' },
+  TOTP_CODE_INVALID: { status: 422, description: 'The authenticator code does not match the secret being set up.' },
+  PASSWORD_WRONG: { status: 422, description: 'The current password given to confirm a security change is wrong.' },
+  TOTP_NOT_PENDING: { status: 409, description: 'Start authenticator setup first (`/api/v1/iam/two-factor/totp/setup`).' },
+  ATTEMPTS_LIMITED: { status: 429, description: 'Too many attempts; retry after `Retry-After` seconds.' },
+  IDENTITY_PROVIDER_UNAVAILABLE: { status: 503, description: 'The external identity provider could not be reached; try again later.' },
+  IDENTITY_PROVIDER_UNKNOWN: { status: 404, description: 'No external identity provider of that name is configured.' },
+  API_KEY_INVALID: { status: 401, description: 'The `X-API-Key` is unknown, expired or revoked.' },
+  API_KEY_SCOPE_MISSING: {
+    status: 403,
+    description: 'The API key lacks the scope this operation needs (`read`, `write`, `delete`, `admin`, `webhooks`).',
+  },
+  API_KEY_QUOTA_EXCEEDED: {
+    status: 429,
+    description: 'The organization’s daily API-key quota (by plan) is used up; it resets at midnight UTC (`Retry-After`).',
+  },
+  API_KEY_NOT_FOUND: { status: 404, description: 'No such API key in the caller’s organization.' },
+});

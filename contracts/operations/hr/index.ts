@@ -1,0 +1,6 @@
+import type { OperationContract } from '../../operation.js';
+import { BRIGADE_CONTRACTS } from './brigades.contract.js';
+import { PERSONNEL_CONTRACTS } from './personnel.contract.js';
+
+/** Every operation of personnel and brigades. */
+export const HR_CONTRACTS: readonly OperationContract[] = [...PERSONNEL_CONTRACTS, ...BRIGADE_CONTRACTS];

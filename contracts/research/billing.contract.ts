@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { publicAccess, researchKey } from '../access.js';
+import { defineOperation } from '../operation.js';
+import { Billing, Ping, TopUp, WebhookReceipt } from './account-types.js';
+import { ResearchErrorCode } from './errors.js';
+import { research } from './fields.js';
+
+/** `/v1/ping`, `/v1/billing`: the key, the balance, pricing and top-ups through hosted checkout. */
+
+export const researchPing = defineOperation({
+  service: 'research',
+  name: 'researchPing',
+  kind: 'query',
+  summary: 'Check a key',
+  description: 'Any valid key, whatever its scopes: the scopes it holds and the route groups this service supports.',
+  tags: ['keys'],
+  access: researchKey(),
+  output: Ping,
+  rest: { method: 'GET', path: '/v1/ping' },
+});
+
+export const researchBilling = defineOperation({
+  service: 'research',
+  name: 'researchBilling',
+  kind: 'query',
+  summary: 'Balance, pricing and top-up options',
+  description: 'Credits of the key’s workspace in the key’s mode (test keys have a balance of their own). 1 USD buys 10 credits.',
+  tags: ['billing'],
+  access: researchKey('billing_read'),
+  output: Billing,
+  rest: {
+    method: 'GET',
+    path: '/v1/billing',
+    respond: (billing, request) => ({ body: { ...billing, topUpEndpoint: `${request.baseUrl}${billing.topUpEndpoint}` } }),
+  },
+});
+
+export const researchCreateTopUp = defineOperation({
+  service: 'research',
+  name: 'researchCreateTopUp',
+  kind: 'mutation',
+  summary: 'Start a top-up',
+  description:
+    'A hosted checkout session for `usdQuantity` dollars (10 credits each); the workspace is credited once the payment succeeds. A test key’s top-up is a sandbox session, credited at once.',
+  tags: ['billing'],
+  access: researchKey('billing_write'),
+  input: {
+    body: {
+      usdQuantity: z.int().min(1).max(1000).describe('Whole US dollars, 1 to 1000.'),
+      successUrl: research.returnUrl().describe('Where the payer returns after paying.'),
+      cancelUrl: research.returnUrl().describe('Where the payer returns after cancelling.'),
+    },
+  },
+  output: TopUp,
+  rest: { method: 'POST', path: '/v1/billing/top-ups', status: 201 },
+  errors: [ResearchErrorCode.payments_unavailable, ResearchErrorCode.payment_provider_failed],
+});
+
+export const researchStripeWebhook = defineOperation({
+  service: 'research',
+  name: 'researchStripeWebhook',
+  kind: 'stream',
+  summary: 'Stripe webhook',
+  description:
+    'Stripe calls it; the `Stripe-Signature` header is verified on the raw body with `STRIPE_WEBHOOK_SECRET`. `checkout.session.completed` (paid) and `checkout.session.async_payment_succeeded` credit the workspace, once per session however often they are delivered.',
+  tags: ['billing'],
+  access: publicAccess(),
+  output: WebhookReceipt,
+  rest: {
+    method: 'POST',
+    path: '/v1/billing/stripe-webhook',
+    body: 'upload',
+    bodyLimit: 1_048_576,
+    request: z.record(z.string(), z.unknown()).describe('A Stripe event, as Stripe signed it.'),
+  },
+  errors: [ResearchErrorCode.webhook_signature_invalid, ResearchErrorCode.payments_unavailable],
+});

@@ -1,0 +1,42 @@
+import type { OperationContract } from '../operation.js';
+import type { SubscriptionContract } from '../subscription.js';
+import { researchAdminCreateWorkspace, researchAdminGrantCredits } from './admin.contract.js';
+import { researchBilling, researchCreateTopUp, researchPing, researchStripeWebhook } from './billing.contract.js';
+import { researchOpenApi } from './docs.contract.js';
+import { researchThreadEvents, researchThreadWatch, threadUpdated } from './events.contract.js';
+import { researchHealth } from './health.contract.js';
+import { researchApiKeys, researchCreateApiKey, researchRevokeApiKey, researchRotateApiKey } from './keys.contract.js';
+import {
+  researchAppendMessage,
+  researchCreateThread,
+  researchSendMessage,
+  researchStartRun,
+  researchThread,
+  researchThreads,
+} from './threads.contract.js';
+
+/** Every operation of the research service (seed 001, part A, Variant A). */
+export const RESEARCH_CONTRACTS: readonly OperationContract[] = [
+  researchHealth,
+  researchOpenApi,
+  researchPing,
+  researchBilling,
+  researchCreateTopUp,
+  researchStripeWebhook,
+  researchApiKeys,
+  researchCreateApiKey,
+  researchRotateApiKey,
+  researchRevokeApiKey,
+  researchThreads,
+  researchThread,
+  researchCreateThread,
+  researchAppendMessage,
+  researchSendMessage,
+  researchStartRun,
+  researchThreadEvents,
+  researchThreadWatch,
+  researchAdminCreateWorkspace,
+  researchAdminGrantCredits,
+];
+
+export const RESEARCH_SUBSCRIPTIONS: readonly SubscriptionContract[] = [threadUpdated];

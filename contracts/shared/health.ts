@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** Health of a service, the same type in every subgraph (shared in the supergraph). */
+export const HealthComponent = z
+  .object({
+    name: z.string().describe('database, migrations, search, …'),
+    up: z.boolean(),
+    detail: z.string().nullable().describe('Why the component is down, or a short fact about it.'),
+    latencyMs: z.number().nullable().describe('How long the check took, in milliseconds.'),
+  })
+  .meta({ id: 'HealthComponent', description: 'State of one dependency of a service.', shareable: true });
+
+export const ServiceHealth = z
+  .object({
+    service: z.string(),
+    status: z.enum(['ok', 'down']).describe('`ok` when every component is up, otherwise `down`.'),
+    version: z.string(),
+    checkedAt: z.string().describe('When the check ran (ISO 8601).'),
+    components: z.array(HealthComponent),
+  })
+  .meta({ id: 'ServiceHealth', description: 'Health of one service, read from its real dependencies.', shareable: true });
+
+export type ServiceHealthData = z.output<typeof ServiceHealth>;

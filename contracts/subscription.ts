@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import type { OperationContract, ServiceName } from './operation.js';
+
+/**
+ * One GraphQL subscription, declared as data like an operation contract. The gateway
+ * serves it over graphql-ws (gateway/subscriptions/): the connection's credentials are
+ * checked at connect with the `authenticate` query; each subscription asks the owning
+ * service for a `grant` (a query taking the subscription's arguments but `after`, answering
+ * `{ topic }`, refusing what the caller may not watch); then the events of that topic are
+ * read from the service's topic feed, in order, from `after` on. The event type is a named
+ * type of the supergraph (some query returns it too, e.g. to catch up).
+ */
+
+/**
+ * A service's topic feed: the tables events are appended to and the channel that wakes
+ * readers. Producers write with subgraphs/shared/events/topic-feed.ts; the layout is the
+ * contract between them and the gateway's reader.
+ */
+export interface TopicFeed {
+  /** `"<schema>"."topic_event"`: (topic, sequence, type, payload, occurred_at), sequence from 1 per topic. */
+  readonly events: string;
+  /** `"<schema>"."topic_head"`: the last sequence of each topic. */
+  readonly heads: string;
+  /** `NOTIFY` channel; the payload is the topic. */
+  readonly channel: string;
+}
+
+export function topicFeed(schema: string): TopicFeed {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`topic feed schema ${schema} is not a plain identifier`);
+  return { events: `"${schema}"."topic_event"`, heads: `"${schema}"."topic_head"`, channel: `${schema}_topic_events` };
+}
+
+export interface SubscriptionContract {
+  readonly service: ServiceName;
+  /** The field on `Subscription`. */
+  readonly name: string;
+  readonly description: string;
+  /** A query without arguments that fails for credentials the service does not accept (checked at connect). */
+  readonly authenticate: OperationContract;
+  /** A query answering `{ topic }` for the subscription's arguments (all but `after`), or refusing. */
+  readonly grant: OperationContract;
+  /** The event type, named with `.meta({ id })`; each event carries its `sequence`. */
+  readonly event: z.ZodType;
+  readonly feed: TopicFeed;
+  /** The name of the argument that resumes after a sequence (default `after`). */
+  readonly resumeArgument?: string;
+}
+
+/** The argument a subscription resumes with. */
+export const resumeArgumentOf = (contract: SubscriptionContract): string => contract.resumeArgument ?? 'after';
+
+export function defineSubscription(declaration: SubscriptionContract): SubscriptionContract {
+  const where = `subscription ${declaration.name}`;
+  if (!/^[a-z][A-Za-z0-9]*$/.test(declaration.name)) throw new Error(`${where}: the name must be camelCase`);
+  if (declaration.grant.kind !== 'query') throw new Error(`${where}: its grant must be a query`);
+  if (declaration.authenticate.kind !== 'query') throw new Error(`${where}: its authenticate check must be a query`);
+  const resume = resumeArgumentOf(declaration);
+  if (resume in declaration.grant.args.shape) throw new Error(`${where}: \`${resume}\` is the subscription's own argument`);
+  return declaration;
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { ApolloServer } from '@apollo/server';
+import { GraphQLError, type ExecutionArgs, type GraphQLSchema, getOperationAST, parse } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { resumeArgumentOf, type SubscriptionContract } from '../../contracts/subscription.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { RequestHeaders } from '../../subgraphs/shared/context.js';
+import type { GatewayContext } from '../context.js';
+import { prepareSubscription, subscriptionSchema, type PreparedSubscription } from './subscription-schema.js';
+import { TopicListener } from './topic-listener.js';
+
+/**
+ * GraphQL subscriptions over graphql-ws on the gateway's HTTP server (`/graphql`), for
+ * every declared subscription (contracts/subscription.ts): the credentials of the
+ * connection (`connectionParams.authorization`, else the upgrade request's header) are
+ * checked at connect by the services' `authenticate` queries; each subscription asks its
+ * service for a grant through the gateway, like any query, then reads the granted topic
+ * from the service's feed. Queries and mutations stay on `POST /graphql`.
+ */
+
+export interface SubscriptionServerOptions {
+  readonly server: Server;
+  readonly apollo: ApolloServer<GatewayContext>;
+  /** The supergraph's API schema, as the gateway last loaded it. */
+  readonly apiSchema: () => GraphQLSchema | undefined;
+  readonly subscriptions: readonly SubscriptionContract[];
+  /** Where the feeds are; without one, subscribing answers 503. */
+  readonly databaseUrl: string | undefined;
+  readonly logger: Logger;
+}
+
+export interface SubscriptionServer {
+  close(): Promise<void>;
+}
+
+interface ConnectionState {
+  headers: RequestHeaders;
+  clientIp: string | undefined;
+}
+
+const CREDENTIAL_HEADERS = ['authorization', 'x-api-key'] as const;
+
+/** Credentials from `connectionParams` (flat or under `headers`, any case), else from the upgrade request. */
+function credentials(params: Record<string, unknown> | undefined, upgrade: Record<string, string | string[] | undefined>): RequestHeaders {
+  const nested = (params?.headers ?? {}) as Record<string, unknown>;
+  const given = Object.fromEntries(
+    Object.entries({ ...nested, ...params }).map(([name, value]) => [name.toLowerCase(), typeof value === 'string' ? value : undefined]),
+  );
+  const headers: Record<string, string | undefined> = {};
+  for (const name of CREDENTIAL_HEADERS) {
+    const value = given[name] ?? upgrade[name];
+    if (typeof value === 'string' && value.trim()) headers[name] = value;
+  }
+  return headers;
+}
+
+const failure = (message: string, code: string, status: number) => new GraphQLError(message, { extensions: { code, http: { status } } });
+
+/** The subscriptions of one gateway: schema per loaded supergraph, connection checks, grants and feed listeners. */
+class GatewaySubscriptions {
+  private readonly listeners = new Map<string, TopicListener>();
+  private readonly prepared = new WeakMap<GraphQLSchema, { schema: GraphQLSchema; subscriptions: PreparedSubscription[] }>();
+
+  constructor(private readonly options: SubscriptionServerOptions) {}
+
+  /** The subscription schema of the supergraph the gateway serves now (rebuilt when it changes). */
+  current() {
+    const api = this.options.apiSchema();
+    if (!api) throw failure('the gateway has not loaded its schema yet', 'UNAVAILABLE', 503);
+    let entry = this.prepared.get(api);
+    if (!entry) {
+      const subscriptions = this.options.subscriptions.map((contract) => prepareSubscription(api, contract));
+      entry = { schema: subscriptionSchema(api, this.options.subscriptions), subscriptions };
+      const fields = entry.schema.getSubscriptionType()?.getFields() ?? {};
+      for (const prepared of subscriptions) {
+        const field = fields[prepared.contract.name]!;
+        field.subscribe = (_root, args: Record<string, unknown>, state: ConnectionState) => this.events(prepared, args, state);
+        field.resolve = (event: unknown) => event;
+      }
+      this.prepared.set(api, entry);
+    }
+    return entry;
+  }
+
+  /** Runs a query through the gateway as the connection's caller, like any HTTP request. */
+  private async run(document: string, variables: Record<string, unknown>, state: ConnectionState) {
+    const requestId = randomUUID();
+    const contextValue: GatewayContext = {
+      headers: state.headers,
+      requestId,
+      clientIp: state.clientIp,
+      logger: this.options.logger.child({ requestId }),
+      subgraphExtensions: {},
+    };
+    const response = await this.options.apollo.executeOperation({ query: document, variables }, { contextValue });
+    if (response.body.kind !== 'single') throw failure('unexpected incremental answer', 'INTERNAL_SERVER_ERROR', 500);
+    return response.body.singleResult;
+  }
+
+  /** Whether some service accepts the connection's credentials. */
+  async accepts(state: ConnectionState): Promise<boolean> {
+    const checks = [...new Set(this.current().subscriptions.map((entry) => entry.authenticateDocument))];
+    for (const document of checks) {
+      const result = await this.run(document, {}, state).catch(() => undefined);
+      if (result && !result.errors?.length) return true;
+    }
+    return false;
+  }
+
+  private async events(entry: PreparedSubscription, args: Record<string, unknown>, state: ConnectionState) {
+    const { [resumeArgumentOf(entry.contract)]: after, ...grantArgs } = args;
+    const result = await this.run(entry.grantDocument, grantArgs, state);
+    const refusal = result.errors?.[0];
+    if (refusal) throw new GraphQLError(refusal.message, { extensions: refusal.extensions });
+    const topic = (result.data?.[entry.contract.grant.name] as { topic?: unknown } | undefined)?.topic;
+    if (typeof topic !== 'string') throw failure('the service granted no topic', 'INTERNAL_SERVER_ERROR', 500);
+    return feedIterator(this.listener(entry.contract.feed), topic, typeof after === 'number' ? after : 0);
+  }
+
+  private listener(feed: SubscriptionContract['feed']): TopicListener {
+    if (!this.options.databaseUrl) throw failure('subscriptions need DATABASE_URL on this gateway', 'UNAVAILABLE', 503);
+    let found = this.listeners.get(feed.channel);
+    if (!found) this.listeners.set(feed.channel, (found = new TopicListener(this.options.databaseUrl, feed, this.options.logger)));
+    return found;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.listeners.values()].map((listener) => listener.close()));
+  }
+}
+
+/** Queries and mutations stay on `POST /graphql`; a document graphql-ws cannot parse is left to it to answer. */
+function onlySubscriptions(query: string, operationName: string | null | undefined): readonly GraphQLError[] | undefined {
+  let operation;
+  try {
+    operation = getOperationAST(parse(query), operationName ?? undefined);
+  } catch {
+    return undefined;
+  }
+  if (operation && operation.operation !== 'subscription') {
+    return [failure('only subscriptions are served over WebSocket; send queries and mutations to POST /graphql', 'BAD_REQUEST', 400)];
+  }
+  return undefined;
+}
+
+export function attachSubscriptions(options: SubscriptionServerOptions): SubscriptionServer {
+  const subscriptions = new GatewaySubscriptions(options);
+  const wss = new WebSocketServer({ server: options.server, path: '/graphql' });
+  const disposable = useServer<Record<string, unknown>, { state?: ConnectionState }>(
+    {
+      schema: () => subscriptions.current().schema,
+      context: (ctx) => ctx.extra.state as unknown as Record<string, unknown>,
+      onConnect: async (ctx) => {
+        const headers = credentials(ctx.connectionParams, ctx.extra.request.headers);
+        if (!headers.authorization && !headers['x-api-key']) return false;
+        const state = { headers, clientIp: ctx.extra.request.socket.remoteAddress };
+        if (!(await subscriptions.accepts(state))) return false;
+        ctx.extra.state = state;
+        return true;
+      },
+      onSubscribe: (_ctx, _id, payload) =>
+        (onlySubscriptions(payload.query, payload.operationName) ?? undefined) as unknown as ExecutionArgs,
+    },
+    wss,
+  );
+  return {
+    async close() {
+      // Closes every client with 1001 "Going away", then the WebSocket server.
+      await disposable.dispose();
+      await subscriptions.close();
+    },
+  };
+}
+
+/** The feed's events as GraphQL payloads; `return()` (the client stopped) aborts the wait at once. */
+function feedIterator(listener: TopicListener, topic: string, after: number): AsyncIterableIterator<unknown> {
+  const controller = new AbortController();
+  const source = listener.subscribe(topic, after, controller.signal);
+  const iterator: AsyncIterableIterator<unknown> = {
+    async next() {
+      const next = await source.next();
+      return next.done ? next : { done: false, value: { ...next.value.payload, sequence: next.value.sequence } };
+    },
+    async return() {
+      controller.abort();
+      await source.return(undefined);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}

@@ -1,0 +1,200 @@
+import type { z } from 'zod';
+import type { Access } from '../../contracts/access.js';
+import { describeAccess, requiredKeyScope } from '../../contracts/access.js';
+import { errorCatalogue, errorCode, type ErrorNamespace } from '../../contracts/errors.js';
+import { contractFamily, wireName } from '../../contracts/input.js';
+import { LIBRARY_DESCRIPTION } from '../../contracts/library/about.js';
+import type { InputLocation, OperationContract, RestBinding, ServiceName } from '../../contracts/operation.js';
+import { describeSchema, unwrap } from '../../contracts/schema-shape.js';
+import { VERSION } from '../../contracts/version.js';
+import { errorBody } from './error-bodies.js';
+import { SchemaCollector, type JsonSchema } from './json-schema.js';
+import { RATE_LIMIT_HEADERS, rateLimitHeaderRefs, SECURITY_SCHEMES } from './security.js';
+
+/**
+ * The OpenAPI 3.1 description of a service, derived from its contracts: every REST
+ * binding with its parameters and body (wire names and bounds), its success body, the
+ * statuses its access, input and published errors can answer with in the family's
+ * error shape, and the error catalogue of the service.
+ */
+
+const SERVICES: Readonly<Record<ServiceName, { title: string; version: string; description: string; namespaces: ErrorNamespace[] }>> = {
+  library: { title: 'Qantara library API', version: '1.0.0', description: LIBRARY_DESCRIPTION, namespaces: ['library', 'common', 'edge'] },
+  research: {
+    title: 'Qantara research API',
+    version: '1.0.0',
+    description: 'Startup-idea research: cases with an asynchronous assistant, paid research runs, prepaid credits and scoped API keys.',
+    namespaces: ['research', 'common', 'edge'],
+  },
+  operations: {
+    title: 'Qantara operations API',
+    version: '0.1.0',
+    description:
+      'Multi-tenant operations core for mining enterprises. Errors are `application/problem+json`; `instance` is the request path.',
+    namespaces: ['operations', 'common', 'edge'],
+  },
+};
+
+/** Statuses an access kind can answer with before the service runs. */
+const ACCESS_STATUSES: Readonly<Record<Access['kind'], readonly number[]>> = {
+  public: [],
+  libraryKey: [401, 429, 502],
+  adminToken: [401],
+  researchKey: [401, 403],
+  researchUser: [401],
+  operations: [401, 403],
+};
+
+type Requirement = Record<string, string[]>;
+
+const SECURITY: Readonly<Record<Access['kind'], (access: Access, contract: OperationContract) => Requirement[]>> = {
+  public: () => [],
+  libraryKey: () => [{ bearerKey: [] }],
+  adminToken: () => [{ adminToken: [] }],
+  researchKey: (access) => [{ researchKey: access.kind === 'researchKey' ? [...access.scopes] : [] }],
+  researchUser: () => [{ oauth: [] }],
+  operations: (access, contract): Requirement[] =>
+    access.kind === 'operations' && access.userOnly
+      ? [{ bearerToken: [] }]
+      : [{ bearerToken: [] }, { apiKey: [access.kind === 'operations' ? requiredKeyScope(access, contract) : 'read'] }],
+};
+
+/** Whether some input can be refused: a field whose problems are not all caught into a default. */
+function refusable(contract: OperationContract): boolean {
+  return Object.values(contract.wireArgs.shape as Record<string, z.ZodType>).some(
+    (schema) => (schema as unknown as { _zod: { def: { type: string } } })._zod.def.type !== 'catch',
+  );
+}
+
+function statusesOf(contract: OperationContract): number[] {
+  const family = contractFamily(contract);
+  const statuses = new Set<number>(ACCESS_STATUSES[contract.access.kind]);
+  if (refusable(contract) || family === 'library-admin') statuses.add(422);
+  if (contract.idempotency) [400, 409, 422].forEach((status) => statuses.add(status));
+  for (const key of contract.errors) statuses.add(errorCode(key).status);
+  return [...statuses].sort();
+}
+
+class OpenApiBuilder {
+  readonly schemas = new SchemaCollector();
+
+  parameters(contract: OperationContract, binding: RestBinding): unknown[] {
+    const where: Record<InputLocation, string> = { path: 'path', query: 'query', headers: 'header', body: '' };
+    const parameters: unknown[] = [];
+    for (const location of ['path', 'query', 'headers'] as const) {
+      for (const [field, schema] of Object.entries(contract.input[location] ?? {})) {
+        const { optional } = unwrap(schema);
+        parameters.push({
+          name: wireName(contract, field, binding),
+          in: where[location],
+          required: location === 'path' || !optional,
+          ...(describeSchema(schema) ? { description: describeSchema(schema) } : {}),
+          schema: this.schemas.schema(schema, 'input'),
+        });
+      }
+    }
+    if (contract.idempotency) {
+      parameters.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: contract.idempotency === 'required',
+        description: 'A UUID v4; a repeat with the same key and body returns the stored response (24 hours).',
+        schema: { type: 'string', format: 'uuid' },
+      });
+    }
+    return parameters;
+  }
+
+  requestBody(contract: OperationContract, binding: RestBinding): unknown {
+    if (binding.body === 'upload' && binding.request) {
+      return { required: true, content: { 'application/json': { schema: this.schemas.schema(binding.request, 'input') } } };
+    }
+    if (binding.body === 'upload') {
+      const file = { schema: { type: 'string', contentMediaType: 'application/octet-stream' } };
+      return { required: true, content: { 'text/markdown': file, 'application/x-ndjson': file } };
+    }
+    const fields = Object.entries(contract.input.body ?? {});
+    if (fields.length === 0) return undefined;
+    let schema: JsonSchema;
+    if (binding.request) schema = this.schemas.schema(binding.request, 'input');
+    else if (binding.bodyField) schema = this.schemas.schema(contract.input.body![binding.bodyField]!, 'input');
+    else {
+      const properties = Object.fromEntries(
+        fields.map(([field, value]) => [wireName(contract, field, binding), this.schemas.schema(value, 'input')]),
+      );
+      const required = fields.filter(([, value]) => !unwrap(value).optional).map(([field]) => wireName(contract, field, binding));
+      schema = { type: 'object', properties, ...(required.length ? { required } : {}) };
+    }
+    return { required: true, content: { 'application/json': { schema } } };
+  }
+
+  success(contract: OperationContract, binding: RestBinding): Record<string, unknown> {
+    const status = String(binding.status ?? 200);
+    const headers = contract.access.kind === 'libraryKey' ? { headers: rateLimitHeaderRefs() } : {};
+    if (binding.contentType && binding.contentType !== 'application/json') {
+      return {
+        [status]: {
+          description: binding.summary ?? contract.summary,
+          ...headers,
+          content: { [binding.contentType]: { schema: { type: 'string' } } },
+        },
+      };
+    }
+    const body = binding.response ?? contract.output;
+    let schema = this.schemas.schema(body, 'output');
+    if (contract.nullable && !binding.response) schema = { anyOf: [schema, { type: 'null' }] };
+    return { [status]: { description: binding.summary ?? contract.summary, ...headers, content: { 'application/json': { schema } } } };
+  }
+
+  errors(contract: OperationContract): Record<string, unknown> {
+    const family = contractFamily(contract);
+    const codes = contract.errors.map(errorCode);
+    return Object.fromEntries(
+      statusesOf(contract).map((status) => {
+        const { schema, contentType } = errorBody(family, status);
+        const named = codes.filter((code) => code.status === status).map((code) => `\`${code.code}\``);
+        const description = named.length ? `Codes: ${named.join(', ')}.` : `HTTP ${status}.`;
+        const headers = status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {};
+        return [String(status), { description, ...headers, content: { [contentType]: { schema: this.schemas.schema(schema, 'output') } } }];
+      }),
+    );
+  }
+
+  operation(contract: OperationContract, binding: RestBinding, index: number): Record<string, unknown> {
+    const requestBody = this.requestBody(contract, binding);
+    return {
+      operationId: index === 0 ? contract.name : `${contract.name}${index + 1}`,
+      summary: binding.summary ?? contract.summary,
+      ...(contract.description ? { description: contract.description } : {}),
+      tags: contract.tags,
+      security: SECURITY[contract.access.kind](contract.access, contract),
+      'x-access': describeAccess(contract.access),
+      ...(contract.throttle.length > 0 ? { 'x-attempt-limits': contract.throttle } : {}),
+      parameters: this.parameters(contract, binding),
+      ...(requestBody ? { requestBody } : {}),
+      responses: { ...this.success(contract, binding), ...this.errors(contract) },
+    };
+  }
+}
+
+/** The OpenAPI document of one service. */
+export function serviceOpenApi(service: ServiceName, contracts: readonly OperationContract[]): Record<string, unknown> {
+  const about = SERVICES[service];
+  const builder = new OpenApiBuilder();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const contract of contracts) {
+    contract.rest.forEach((binding, index) => {
+      const path = binding.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      paths[path] = { ...paths[path], [binding.method.toLowerCase()]: builder.operation(contract, binding, index) };
+    });
+  }
+  const tags = [...new Set(contracts.flatMap((contract) => contract.tags))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: { title: about.title, version: about.version, description: about.description, 'x-service-version': VERSION },
+    tags,
+    paths,
+    components: { schemas: builder.schemas.components, headers: RATE_LIMIT_HEADERS, securitySchemes: SECURITY_SCHEMES[service] },
+    'x-error-codes': errorCatalogue(about.namespaces).map(({ code, status, description }) => ({ code, status, description })),
+  };
+}

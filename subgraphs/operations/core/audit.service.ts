@@ -1,0 +1,36 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import type { AuditEntry } from '../../../contracts/operations/records.contract.js';
+
+type Entry = z.output<typeof AuditEntry>;
+
+const camel = (name: string) => name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+
+/**
+ * The audit log's history of one record, newest first; rows are written by the audit
+ * trigger of each table. Times carry microseconds, so a cursor never skips a change.
+ */
+export class AuditService {
+  async history(em: EntityManager, input: { entityType: string; entityId: string; cursor?: string; limit: number }) {
+    const cursor = input.cursor && !Number.isNaN(Date.parse(input.cursor)) ? input.cursor : null;
+    const rows = await em.execute<Array<Record<string, unknown>>>(
+      `select *, to_char("at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "at_iso"
+       from "operations"."audit_log" where "entity_type" = ? and "entity_id" = ? and (?::timestamptz is null or "at" < ?::timestamptz)
+       order by "at" desc, "id" desc limit ?`,
+      [input.entityType, input.entityId, cursor, cursor, input.limit + 1],
+    );
+    const items: Entry[] = rows.slice(0, input.limit).map((row) => ({
+      id: row.id as string,
+      at: row.at_iso as string,
+      actorId: (row.actor_id as string | null) ?? null,
+      organizationId: (row.organization_id as string | null) ?? null,
+      entityType: row.entity_type as string,
+      entityId: row.entity_id as string,
+      action: row.action as Entry['action'],
+      operation: (row.operation as string | null) ?? null,
+      changes: Object.fromEntries(Object.entries(row.changes as Entry['changes']).map(([field, change]) => [camel(field), change])),
+      requestId: (row.request_id as string | null) ?? null,
+    }));
+    return { items, nextCursor: rows.length > input.limit ? items.at(-1)!.at : null };
+  }
+}

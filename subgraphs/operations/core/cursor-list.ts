@@ -1,0 +1,41 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * A cursor list (`{items, nextCursor}`) over one table: rows in `order` (a column, then
+ * `id` to break ties), the cursor the `id` of the previous page's last item, read with a
+ * keyset condition so a page costs the same however deep it is.
+ */
+export interface CursorQuery {
+  /** Schema-qualified, quoted table. */
+  readonly table: string;
+  /** SQL conditions joined with `and`; `?` placeholders bound from `params`. */
+  readonly where?: readonly string[];
+  readonly params?: readonly unknown[];
+  /** Column to order by, `id` breaking ties (default `id`). */
+  readonly orderBy?: string;
+  readonly direction?: 'asc' | 'desc';
+}
+
+export async function cursorList<T>(
+  em: EntityManager,
+  query: CursorQuery,
+  page: { readonly cursor?: string; readonly limit: number },
+  map: (row: Record<string, unknown>) => T,
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const column = `"${query.orderBy ?? 'id'}"`;
+  const direction = query.direction ?? 'asc';
+  const where = [...(query.where ?? [])];
+  const params: unknown[] = [...(query.params ?? [])];
+  if (page.cursor) {
+    const compare = direction === 'asc' ? '>' : '<';
+    where.push(`(${column}, "id") ${compare} (select ${column}, "id" from ${query.table} where "id" = ?::uuid)`);
+    params.push(page.cursor);
+  }
+  const rows = await em.execute<Array<Record<string, unknown>>>(
+    `select * from ${query.table} ${where.length ? `where ${where.join(' and ')}` : ''}
+     order by ${column} ${direction}, "id" ${direction} limit ?`,
+    [...params, page.limit + 1],
+  );
+  const items = rows.slice(0, page.limit);
+  return { items: items.map(map), nextCursor: rows.length > page.limit ? String(items.at(-1)!.id) : null };
+}

@@ -1,0 +1,138 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { OPERATIONS_ROLES, type OperationsRole } from '../../../contracts/access.js';
+import type { Logger } from '../../../runtime/logger.js';
+import { enterTenant } from '../core/tenancy.js';
+import type { IamService } from '../iam/iam.service.js';
+import { OBJECT_SCOPED_ROLES } from '../core/principal.js';
+
+/**
+ * What the first start puts in an empty operations database: the platform super-admin
+ * (`OPS_SUPERADMIN_EMAIL` / `OPS_SUPERADMIN_PASSWORD`), and with `DEMO_OPERATIONS` a demo
+ * organization — one user per role, two production objects, seeded reference books.
+ * README lists the logins. Each step is skipped when already done, so any number of
+ * instances may start at once.
+ */
+
+export const DEMO = {
+  slug: 'demo',
+  name: 'Demo Mining',
+  password: 'demo-password',
+  email: (role: OperationsRole) => `${role.toLowerCase()}@demo.qantara.local`,
+} as const;
+
+const OBJECTS = [
+  ['NORTH', 'Северный карьер', 'Карагандинская область'],
+  ['SOUTH', 'Южный карьер', 'Карагандинская область'],
+] as const;
+
+const REFERENCE_ROWS: Record<string, { columns: string[]; rows: unknown[][] }> = {
+  position: {
+    columns: ['code', 'name'],
+    rows: [
+      ['DRILLER', 'Машинист буровой установки'],
+      ['BLASTER', 'Взрывник'],
+      ['MECHANIC', 'Механик'],
+      ['FOREMAN', 'Горный мастер'],
+    ],
+  },
+  downtime_category: {
+    columns: ['code', 'name', 'group'],
+    rows: [
+      ['BREAKDOWN', 'Поломка', 'technical'],
+      ['WEATHER', 'Погодные условия', 'external'],
+      ['NO_FUEL', 'Нет топлива', 'supply'],
+    ],
+  },
+  tmc_category: {
+    columns: ['code', 'name'],
+    rows: [
+      ['DRILL_TOOL', 'Буровой инструмент'],
+      ['SPARE', 'Запасные части'],
+    ],
+  },
+  hse_incident_classifier: {
+    columns: ['code', 'group', 'severity', 'name'],
+    rows: [
+      ['NEAR_MISS', 'safety', 'low', 'Потенциально опасное происшествие'],
+      ['INJURY', 'safety', 'high', 'Травма'],
+    ],
+  },
+  maintenance_norm: {
+    columns: ['asset_class_code', 'norm', 'value', 'unit', 'valid_from'],
+    rows: [
+      ['DRILL', 'service_interval', 250, 'motor_hours', '2026-01-01T00:00:00Z'],
+      ['TRUCK', 'service_interval', 500, 'motor_hours', '2026-01-01T00:00:00Z'],
+    ],
+  },
+};
+
+async function seedRows(tx: EntityManager, organizationId: string): Promise<void> {
+  for (const [table, { columns, rows }] of Object.entries(REFERENCE_ROWS)) {
+    for (const row of rows) {
+      await tx.execute(
+        `insert into "operations"."${table}" ("organization_id", ${columns.map((column) => `"${column}"`).join(', ')})
+         values (?, ${columns.map(() => '?').join(', ')})`,
+        [organizationId, ...row],
+      );
+    }
+  }
+  for (const role of OPERATIONS_ROLES) {
+    await tx.execute(`insert into "operations"."system_role" ("organization_id", "code", "name", "scope_by_object") values (?, ?, ?, ?)`, [
+      organizationId,
+      role,
+      role,
+      OBJECT_SCOPED_ROLES.has(role),
+    ]);
+  }
+}
+
+async function demoOrganization(root: EntityManager, iam: IamService, logger: Logger): Promise<void> {
+  await root.fork().transactional(async (tx) => {
+    const [organization] = await tx.execute<Array<{ id: string }>>(
+      `insert into "operations"."organization" ("slug", "name") values (?, ?) on conflict ("slug") do nothing returning "id"`,
+      [DEMO.slug, DEMO.name],
+    );
+    if (!organization) return;
+    await enterTenant(tx, { organizationId: organization.id, objects: '*' } as never, 'demo', 'first-start');
+    const objects: string[] = [];
+    for (const [code, name, region] of OBJECTS) {
+      const [row] = await tx.execute<Array<{ id: string }>>(
+        `insert into "operations"."production_object" ("organization_id", "code", "name", "region") values (?, ?, ?, ?) returning "id"`,
+        [organization.id, code, name, region],
+      );
+      objects.push(row!.id);
+    }
+    await seedRows(tx, organization.id);
+    for (const role of OPERATIONS_ROLES) {
+      const scoped = OBJECT_SCOPED_ROLES.has(role) ? [objects[0]!] : [];
+      await iam.insertUser(tx, {
+        email: DEMO.email(role),
+        password: DEMO.password,
+        name: `Demo ${role}`,
+        roles: [role],
+        objectIds: scoped,
+        organizationId: organization.id,
+      });
+    }
+    logger.info({ organization: DEMO.slug, users: OPERATIONS_ROLES.map(DEMO.email) }, 'demo organization created');
+  });
+}
+
+export async function firstStart(
+  root: EntityManager,
+  iam: IamService,
+  config: { opsSuperadminEmail?: string; opsSuperadminPassword?: string; demoOperations: boolean },
+  logger: Logger,
+): Promise<void> {
+  const { opsSuperadminEmail: email, opsSuperadminPassword: password } = config;
+  if (email && password) {
+    const [existing] = await root.execute(`select 1 from "operations"."app_user" where lower("email") = lower(?)`, [email]);
+    if (!existing) {
+      await iam
+        .insertUser(root, { email, password, name: 'Super-admin', roles: [], objectIds: [], organizationId: null, superAdmin: true })
+        .catch(() => undefined);
+      logger.info({ email }, 'operations super-admin created');
+    }
+  }
+  if (config.demoOperations) await demoOrganization(root, iam, logger);
+}

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Document, type DocumentData, DOCUMENT_MAX_BYTES, type DOCUMENT_BUCKETS } from '../../../contracts/operations/documents/types.js';
+import type { Logger } from '../../../runtime/logger.js';
+import type { Principal } from '../core/principal.js';
+import { recordMapper } from '../core/rows.js';
+import { defineStateMachine, transition } from '../core/state-machine.js';
+import { OperationsError } from '../operations.errors.js';
+import { DocumentError } from './documents.errors.js';
+import { documentKeys, DOWNLOAD_SECONDS, type ObjectStore, UPLOAD_SECONDS } from './object-store.js';
+import type { ScanVerdict, VirusScanner } from './virus-scanner.js';
+
+const TABLE = '"operations"."document"';
+const documentRecord = recordMapper<DocumentData>(Document);
+
+/** The seed's Document rows of States and transitions. */
+export const documentStates = defineStateMachine<'pending' | 'ready', 'confirm'>({
+  entity: 'Document',
+  table: TABLE,
+  column: 'status',
+  transitions: { confirm: { from: ['pending'], to: 'ready' } },
+});
+
+interface DocumentRow extends Record<string, unknown> {
+  id: string;
+  organization_id: string;
+  bucket: string;
+  status: 'pending' | 'ready';
+  filename: string;
+  mime_type: string | null;
+  size: string | null;
+}
+
+export interface InitiateInput {
+  entityType: string;
+  entityId: string;
+  filename: string;
+  mimeType?: string;
+  bucket: (typeof DOCUMENT_BUCKETS)[number];
+}
+
+/**
+ * Documents: a `pending` row and an upload address; confirming moves the upload to its
+ * stored key, reads it once to count, hash and scan it, and only a clean, intact file
+ * makes the document `ready`; downloads are addresses of stored files only.
+ */
+export class DocumentsService {
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly scanner: VirusScanner,
+    private readonly logger: Logger,
+  ) {}
+
+  async initiate(em: EntityManager, principal: Principal, input: InitiateInput) {
+    const [row] = await em.execute<DocumentRow[]>(
+      `insert into ${TABLE} ("organization_id", "entity_type", "entity_id", "filename", "mime_type", "bucket", "created_by")
+       values (?, ?, ?, ?, ?, ?, ?) returning *`,
+      [principal.organizationId, input.entityType, input.entityId, input.filename, input.mimeType ?? null, input.bucket, principal.userId],
+    );
+    const address = await this.store.uploadAddress(documentKeys(row!).upload, UPLOAD_SECONDS);
+    return {
+      document: documentRecord(row!),
+      upload: { url: address.url, method: 'PUT' as const, expiresAt: address.expiresAt.toISOString() },
+    };
+  }
+
+  /** The row is locked, so two confirmations of one document run one after the other. */
+  async confirm(em: EntityManager, principal: Principal, id: string, sha256?: string): Promise<DocumentData> {
+    const [row] = await em.execute<DocumentRow[]>(`select * from ${TABLE} where "id" = ? for update`, [id]);
+    if (!row) throw OperationsError.notFound('Document');
+    const { from } = documentStates.transitions.confirm;
+    if (!from.includes(row.status)) throw OperationsError.stateConflict('Document', row.status, 'confirm', from);
+    const keys = documentKeys(row);
+    await this.takeUpload(keys);
+    const inspected = await this.inspect(keys.stored);
+    if (!inspected.verdict.clean) {
+      await this.store.remove(keys.stored);
+      this.logger.warn({ documentId: id, signature: inspected.verdict.signature, scanner: this.scanner.name }, 'infected upload deleted');
+      throw DocumentError.infected(inspected.verdict.signature);
+    }
+    if (sha256 && sha256.toLowerCase() !== inspected.sha256) throw DocumentError.checksumMismatch(inspected.sha256);
+    const confirmed = await transition(em, documentStates, 'confirm', id, {
+      set: { size: inspected.size, sha256: inspected.sha256, confirmed_by: principal.userId },
+      setSql: { confirmed_at: 'now()' },
+    });
+    return documentRecord(confirmed);
+  }
+
+  async downloadAddress(em: EntityManager, id: string) {
+    const [row] = await em.execute<DocumentRow[]>(`select * from ${TABLE} where "id" = ?`, [id]);
+    if (!row) throw OperationsError.notFound('Document');
+    if (row.status !== 'ready') throw DocumentError.notReady();
+    const file = { filename: row.filename, mimeType: row.mime_type };
+    const address = await this.store.downloadAddress(documentKeys(row).stored, file, DOWNLOAD_SECONDS);
+    return { id: row.id, url: address.url, expiresAt: address.expiresAt.toISOString(), ...file, size: Number(row.size) };
+  }
+
+  /**
+   * Moves a fresh upload to the stored key (a newer upload replaces what an earlier,
+   * refused confirmation left there); nothing at either key is DOCUMENT_NOT_UPLOADED.
+   */
+  private async takeUpload(keys: { upload: string; stored: string }): Promise<void> {
+    const uploaded = await this.store.size(keys.upload);
+    if (uploaded !== null && uploaded > DOCUMENT_MAX_BYTES) {
+      await this.store.remove(keys.upload);
+      throw DocumentError.tooLarge();
+    }
+    if (uploaded !== null) await this.store.move(keys.upload, keys.stored);
+    else if ((await this.store.size(keys.stored)) === null) throw DocumentError.notUploaded();
+  }
+
+  /** One read of the stored file: its size, its SHA-256 and the scanner's verdict. */
+  private async inspect(key: string): Promise<{ size: number; sha256: string; verdict: ScanVerdict }> {
+    const hash = createHash('sha256');
+    let size = 0;
+    const store = this.store;
+    async function* counted(): AsyncGenerator<Uint8Array> {
+      for await (const chunk of store.read(key)) {
+        hash.update(chunk);
+        size += chunk.length;
+        yield chunk;
+      }
+    }
+    const verdict = await this.scanner.scan(counted());
+    return { size, sha256: hash.digest('hex'), verdict };
+  }
+}

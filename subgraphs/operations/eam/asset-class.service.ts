@@ -1,0 +1,47 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AssetClass, type AssetClassData } from '../../../contracts/operations/eam/types.js';
+import { cursorList } from '../core/cursor-list.js';
+import type { Principal } from '../core/principal.js';
+import { recordMapper } from '../core/rows.js';
+import type { TrashEntity } from '../core/trash.service.js';
+import { OperationsError } from '../operations.errors.js';
+import { EamError } from './eam.errors.js';
+
+const TABLE = '"operations"."asset_class"';
+const toAssetClass = recordMapper<AssetClassData>(AssetClass);
+
+/** Asset classes go to the trash and come back from it; the code is re-checked on restore. */
+export const assetClassTrash: TrashEntity = { slug: 'asset-classes', entity: 'AssetClass', table: TABLE };
+
+/** Asset classes: the kinds of asset an organization keeps (their code ties them to maintenance norms). */
+export class AssetClassService {
+  async list(em: EntityManager, input: { activeOnly: boolean; cursor?: string; limit: number }) {
+    const where = [`"deleted_at" is null`, ...(input.activeOnly ? [`"active"`] : [])];
+    return cursorList(em, { table: TABLE, where, orderBy: 'code' }, input, toAssetClass);
+  }
+
+  async create(em: EntityManager, caller: Principal, input: { code: string; name: string; description: string }): Promise<AssetClassData> {
+    const [row] = await em.execute<Array<Record<string, unknown>>>(
+      `insert into ${TABLE} ("organization_id", "code", "name", "description") values (?, ?, ?, ?)
+       on conflict ("organization_id", "code") where "deleted_at" is null do nothing returning *`,
+      [caller.organizationId, input.code, input.name, input.description],
+    );
+    if (!row) throw EamError.classCodeTaken(input.code);
+    return toAssetClass(row);
+  }
+
+  async softDelete(em: EntityManager, id: string): Promise<{ id: string; deletedAt: string }> {
+    const [row] = await em.execute<Array<{ id: string; in_use: boolean }>>(
+      `select "id", exists (select 1 from "operations"."asset" a where a."asset_class_id" = c."id") as "in_use"
+       from ${TABLE} c where "id" = ? and "deleted_at" is null for update`,
+      [id],
+    );
+    if (!row) throw OperationsError.notFound('Asset class');
+    if (row.in_use) throw EamError.classInUse();
+    const [deleted] = await em.execute<Array<{ deleted_at: string }>>(
+      `update ${TABLE} set "deleted_at" = now() where "id" = ? returning "deleted_at"`,
+      [id],
+    );
+    return { id, deletedAt: new Date(deleted!.deleted_at).toISOString() };
+  }
+}

@@ -1,0 +1,168 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AssetData } from '../../../contracts/operations/eam/types.js';
+import { cursorList } from '../core/cursor-list.js';
+import type { Principal } from '../core/principal.js';
+import { transition } from '../core/state-machine.js';
+import { OperationsError } from '../operations.errors.js';
+import { ASSET_TABLE, lockAsset, toAsset, visibleObject, type AssetRow } from './assets.js';
+import { EamError } from './eam.errors.js';
+import { assetMachine } from './machines.js';
+import type { MaintenanceService } from './maintenance.service.js';
+import { recordMovement } from './movements.js';
+
+export interface CreateAssetInput {
+  readonly inventoryNumber: string;
+  readonly name: string;
+  readonly assetClassId: string;
+  readonly currentObjectId: string;
+  readonly responsibleMechanicId?: string;
+  readonly commissionedAt: string;
+  readonly passport: Record<string, unknown>;
+}
+
+/** Active users of the caller's organization holding one of `roles` (users are platform rows: no tenant policy). */
+async function isMember(em: EntityManager, organizationId: string, userId: string, roles: readonly string[]): Promise<boolean> {
+  const [row] = await em.execute(
+    `select 1 from "operations"."app_user" where "id" = ? and "organization_id" = ? and "active" and "roles" && ?::text[]`,
+    [userId, organizationId, `{${roles.join(',')}}`],
+  );
+  return Boolean(row);
+}
+
+/** Assets: creation, reading, moves between objects, conservation and decommissioning with a second approver. */
+export class AssetService {
+  constructor(private readonly maintenance: MaintenanceService) {}
+
+  async list(em: EntityManager, input: { objectId?: string; status?: string; cursor?: string; limit: number }) {
+    const filters = [
+      ['current_object_id', input.objectId],
+      ['status', input.status],
+    ].filter(([, value]) => value !== undefined);
+    const where = filters.map(([column]) => `"${column}" = ?`);
+    const params = filters.map(([, value]) => value);
+    return cursorList(em, { table: ASSET_TABLE, where, params, orderBy: 'created_at', direction: 'desc' }, input, toAsset);
+  }
+
+  async get(em: EntityManager, id: string): Promise<AssetData> {
+    const [row] = await em.execute<AssetRow[]>(`select * from ${ASSET_TABLE} where "id" = ?`, [id]);
+    if (!row) throw OperationsError.notFound('Asset');
+    return toAsset(row);
+  }
+
+  async create(em: EntityManager, caller: Principal, input: CreateAssetInput): Promise<AssetData> {
+    const organizationId = caller.organizationId!;
+    const [assetClass] = await em.execute(`select 1 from "operations"."asset_class" where "id" = ? and "deleted_at" is null for share`, [
+      input.assetClassId,
+    ]);
+    if (!assetClass) throw OperationsError.notFound('Asset class');
+    await visibleObject(em, input.currentObjectId);
+    if (input.responsibleMechanicId && !(await isMember(em, organizationId, input.responsibleMechanicId, ['Mechanic']))) {
+      throw EamError.mechanicInvalid();
+    }
+    const [row] = await em.execute<AssetRow[]>(
+      `insert into ${ASSET_TABLE} ("organization_id", "inventory_number", "name", "asset_class_id", "current_object_id",
+         "responsible_mechanic_id", "commissioned_at", "passport")
+       values (?, ?, ?, ?, ?, ?, (?::date)::timestamp at time zone 'UTC', ?::jsonb)
+       on conflict ("organization_id", "inventory_number") do nothing returning *`,
+      [
+        organizationId,
+        input.inventoryNumber,
+        input.name,
+        input.assetClassId,
+        input.currentObjectId,
+        input.responsibleMechanicId ?? null,
+        input.commissionedAt,
+        JSON.stringify(input.passport),
+      ],
+    );
+    if (!row) throw EamError.inventoryNumberTaken(input.inventoryNumber);
+    return toAsset(row);
+  }
+
+  async move(em: EntityManager, caller: Principal, id: string, toObjectId: string, reason?: string): Promise<AssetData> {
+    const asset = await lockAsset(em, id);
+    await visibleObject(em, toObjectId);
+    if (asset.status === 'operational' && asset.current_object_id === toObjectId) throw EamError.alreadyAtObject();
+    const row = await transition(em, assetMachine, 'move', id, { set: { current_object_id: toObjectId } });
+    // Planned maintenance follows the asset, so the new object's people see it.
+    await em.execute(
+      `update "operations"."maintenance_record" set "object_id" = ?, "updated_at" = now() where "asset_id" = ? and "status" = 'scheduled'`,
+      [toObjectId, id],
+    );
+    await this.journal(em, caller, asset, 'transfer_audit', reason, toObjectId);
+    return toAsset(row);
+  }
+
+  async conserve(em: EntityManager, caller: Principal, id: string, reason: string): Promise<AssetData> {
+    const asset = await lockAsset(em, id);
+    const row = await transition(em, assetMachine, 'conserve', id);
+    await this.journal(em, caller, asset, 'conservation', reason);
+    return toAsset(row);
+  }
+
+  async returnFromConservation(em: EntityManager, caller: Principal, id: string, reason?: string): Promise<AssetData> {
+    const asset = await lockAsset(em, id);
+    const row = await transition(em, assetMachine, 'returnFromConservation', id);
+    await this.journal(em, caller, asset, 'from_conservation', reason);
+    return toAsset(row);
+  }
+
+  /**
+   * Decommissions with a second approver: an active CEO or Engineer of the caller's
+   * organization other than the caller. Open maintenance is cancelled with it.
+   */
+  async decommission(
+    em: EntityManager,
+    caller: Principal,
+    id: string,
+    input: { coApprovedBy: string; reason: string },
+  ): Promise<AssetData> {
+    const asset = await this.checkDecommission(em, caller, id, input.coApprovedBy);
+    await this.maintenance.cancelOpen(em, caller, asset, 'The asset was decommissioned.');
+    const row = await transition(em, assetMachine, 'decommission', id, {
+      set: {
+        maintenance_id: null,
+        decommissioned_by: caller.userId,
+        decommission_co_approved_by: input.coApprovedBy,
+        decommission_reason: input.reason,
+      },
+      setSql: { decommissioned_at: 'now()' },
+    });
+    await this.journal(em, caller, asset, 'decommission', input.reason, null);
+    return toAsset(row);
+  }
+
+  /**
+   * The checks before decommissioning (also of the decommission saga, at its start): the asset
+   * (locked) is not decommissioned, and the second approver is an active CEO or Engineer of the
+   * organization other than the caller.
+   */
+  async checkDecommission(em: EntityManager, caller: Principal, id: string, coApprovedBy: string): Promise<AssetRow> {
+    const asset = await lockAsset(em, id);
+    if (asset.status === 'decommissioned') throw EamError.alreadyDecommissioned();
+    if (coApprovedBy === caller.userId) throw EamError.coApproverIsActor();
+    if (!(await isMember(em, caller.organizationId!, coApprovedBy, ['CEO', 'Engineer']))) throw EamError.coApproverInvalid();
+    return asset;
+  }
+
+  /** An applied journal entry; the asset stays at its object unless `toObjectId` says otherwise. */
+  private async journal(
+    em: EntityManager,
+    caller: Principal,
+    asset: AssetRow,
+    op: 'transfer_audit' | 'conservation' | 'from_conservation' | 'decommission',
+    reason: string | undefined,
+    toObjectId: string | null = asset.current_object_id,
+  ): Promise<void> {
+    await recordMovement(em, {
+      organizationId: asset.organization_id,
+      actorId: caller.userId,
+      assetId: asset.id,
+      op,
+      status: 'applied',
+      fromObjectId: asset.current_object_id,
+      toObjectId,
+      reason,
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Asset, type AssetData } from '../../../contracts/operations/eam/types.js';
+import { recordMapper } from '../core/rows.js';
+import { OperationsError } from '../operations.errors.js';
+import type { AssetState } from './machines.js';
+
+/** Reading asset rows, shared by the asset and maintenance services. */
+
+export const ASSET_TABLE = '"operations"."asset"';
+export const toAsset = recordMapper<AssetData>(Asset);
+
+export interface AssetRow {
+  readonly id: string;
+  readonly organization_id: string;
+  readonly status: AssetState;
+  readonly current_object_id: string;
+  readonly maintenance_id: string | null;
+  readonly [column: string]: unknown;
+}
+
+/**
+ * The asset, locked for the rest of the transaction so concurrent actions on it apply one
+ * after the other; missing, foreign and out-of-scope assets alike are not found.
+ */
+export async function lockAsset(em: EntityManager, id: string): Promise<AssetRow> {
+  const [row] = await em.execute<AssetRow[]>(`select * from ${ASSET_TABLE} where "id" = ? for update`, [id]);
+  if (!row) throw OperationsError.notFound('Asset');
+  return row;
+}
+
+/** Throws not found unless the production object exists and the caller may see it. */
+export async function visibleObject(em: EntityManager, id: string): Promise<void> {
+  const [row] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "deleted_at" is null`, [id]);
+  if (!row) throw OperationsError.notFound('Production object');
+}

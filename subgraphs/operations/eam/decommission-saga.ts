@@ -1,0 +1,126 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { transition } from '../core/state-machine.js';
+import type { SagaDefinition } from '../sagas/saga.js';
+import { ASSET_TABLE, lockAsset } from './assets.js';
+import { OperationsError } from '../operations.errors.js';
+import { EamError } from './eam.errors.js';
+import { assetMachine, type AssetState } from './machines.js';
+import { movementMachine, recordMovement } from './movements.js';
+
+/**
+ * The asset-decommission saga (`POST /api/v1/eam/sagas/asset-decommission`): a draft
+ * journal entry, the asset decommissioned (the entry applied), then its open maintenance
+ * cancelled. Each step undoes itself from what it recorded; the checks (asset, second
+ * approver) ran when the saga started.
+ */
+
+export interface DecommissionPayload {
+  readonly assetId: string;
+  readonly coApprovedBy: string;
+  readonly reason: string;
+}
+
+const MAINTENANCE = '"operations"."maintenance_record"';
+const MOVEMENTS = '"operations"."asset_movement"';
+
+/** The saga's open journal entry (a run that was compensated left a `failed` one behind). */
+async function draftOf(em: EntityManager, sagaId: string): Promise<string | undefined> {
+  const [row] = await em.execute<Array<{ id: string }>>(`select "id" from ${MOVEMENTS} where "saga_id" = ? and "status" = 'draft'`, [
+    sagaId,
+  ]);
+  return row?.id;
+}
+
+export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
+  type: 'eam.asset-decommission',
+  steps: [
+    {
+      name: 'journal',
+      async run(em, { sagaId, organizationId, actorId, payload }) {
+        // Read, not locked: the asset step locks the asset when it changes it.
+        const [asset] = await em.execute<Array<{ id: string; current_object_id: string }>>(
+          `select "id", "current_object_id" from ${ASSET_TABLE} where "id" = ?`,
+          [payload.assetId],
+        );
+        if (!asset) throw OperationsError.notFound('Asset');
+        const id = await recordMovement(em, {
+          organizationId,
+          actorId: actorId!,
+          assetId: asset.id,
+          op: 'decommission',
+          status: 'draft',
+          fromObjectId: asset.current_object_id,
+          toObjectId: null,
+          reason: payload.reason,
+        });
+        await em.execute(`update ${MOVEMENTS} set "saga_id" = ? where "id" = ?`, [sagaId, id]);
+        return { movementId: id };
+      },
+      async compensate(em, { sagaId }) {
+        const draft = await draftOf(em, sagaId);
+        if (draft) await transition(em, movementMachine, 'fail', draft);
+      },
+    },
+    {
+      name: 'asset',
+      async run(em, { sagaId, actorId, payload }) {
+        const asset = await lockAsset(em, payload.assetId);
+        if (asset.status === 'decommissioned') throw EamError.alreadyDecommissioned();
+        await transition(em, assetMachine, 'decommission', asset.id, {
+          set: {
+            maintenance_id: null,
+            decommissioned_by: actorId,
+            decommission_co_approved_by: payload.coApprovedBy,
+            decommission_reason: payload.reason,
+          },
+          setSql: { decommissioned_at: 'now()' },
+        });
+        const draft = await draftOf(em, sagaId);
+        if (draft) await transition(em, movementMachine, 'apply', draft, { setSql: { occurred_at: 'clock_timestamp()' } });
+        return { status: asset.status, maintenanceId: asset.maintenance_id };
+      },
+      async compensate(em, { sagaId, payload, output }) {
+        const before = output as { status: AssetState; maintenanceId: string | null };
+        await em.execute(
+          `update ${ASSET_TABLE} set "status" = ?, "maintenance_id" = ?, "decommissioned_by" = null, "decommission_co_approved_by" = null,
+             "decommission_reason" = null, "decommissioned_at" = null, "updated_at" = now() where "id" = ?`,
+          [before.status, before.maintenanceId, payload.assetId],
+        );
+        // The applied entry is taken back to a draft, which the journal step then marks failed.
+        await em.execute(`update ${MOVEMENTS} set "status" = 'draft' where "saga_id" = ? and "status" = 'applied'`, [sagaId]);
+      },
+    },
+    {
+      name: 'maintenance',
+      async run(em, { actorId, payload }) {
+        const open = await em.execute<Array<{ id: string; status: string }>>(
+          `select "id", "status" from ${MAINTENANCE} where "asset_id" = ? and "status" in ('scheduled', 'inProgress') for update`,
+          [payload.assetId],
+        );
+        await em.execute(
+          `update ${MAINTENANCE} set "status" = 'cancelled', "cancelled_by" = ?, "cancellation_reason" = ?, "cancelled_at" = now(),
+             "updated_at" = now() where "id" = any(?::uuid[])`,
+          [actorId, 'The asset was decommissioned.', `{${open.map((row) => row.id).join(',')}}`],
+        );
+        await em.execute(`update ${MOVEMENTS} set "status" = 'cancelled' where "maintenance_id" = any(?::uuid[]) and "status" = 'draft'`, [
+          `{${open.map((row) => row.id).join(',')}}`,
+        ]);
+        return { cancelled: open };
+      },
+      async compensate(em, { output }) {
+        for (const record of (output as { cancelled: Array<{ id: string; status: string }> }).cancelled) {
+          await em.execute(
+            `update ${MAINTENANCE} set "status" = ?, "cancelled_by" = null, "cancellation_reason" = null, "cancelled_at" = null,
+               "updated_at" = now() where "id" = ?`,
+            [record.status, record.id],
+          );
+          if (record.status === 'scheduled') {
+            await em.execute(`update ${MOVEMENTS} set "status" = 'draft' where "maintenance_id" = ? and "status" = 'cancelled'`, [
+              record.id,
+            ]);
+          }
+        }
+      },
+    },
+  ],
+};

@@ -1,0 +1,182 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { MaintenanceRecord, type AssetData, type MaintenanceData } from '../../../contracts/operations/eam/types.js';
+import { cursorList } from '../core/cursor-list.js';
+import type { Principal } from '../core/principal.js';
+import { recordMapper } from '../core/rows.js';
+import { transition } from '../core/state-machine.js';
+import { OperationsError } from '../operations.errors.js';
+import { lockAsset, toAsset, type AssetRow } from './assets.js';
+import { EamError } from './eam.errors.js';
+import { assetMachine, maintenanceMachine, type MaintenanceState } from './machines.js';
+import { recordMovement, settleMaintenanceDraft } from './movements.js';
+
+const TABLE = '"operations"."maintenance_record"';
+const toMaintenance = recordMapper<MaintenanceData>(MaintenanceRecord);
+
+interface MaintenanceRow {
+  readonly id: string;
+  readonly asset_id: string;
+  readonly kind: 'maintenance' | 'repair';
+  readonly status: MaintenanceState;
+  readonly [column: string]: unknown;
+}
+
+/** Only an operational asset goes under maintenance (one record in progress per asset). */
+function operational(asset: AssetRow, action: string): void {
+  if (asset.status !== 'operational') throw OperationsError.stateConflict('Asset', asset.status, action, ['operational']);
+}
+
+/**
+ * Maintenance records and the asset's condition (the asset row is locked first, always,
+ * so concurrent actions on one asset never deadlock): starting one puts the (operational)
+ * asset under maintenance pointing at it; completing or cancelling the one in progress
+ * makes the asset operational again. Sending to maintenance or to repair opens a record
+ * already in progress. Each change writes its movement.
+ */
+export class MaintenanceService {
+  async list(em: EntityManager, input: { assetId?: string; status?: string; cursor?: string; limit: number }) {
+    const filters = [
+      ['asset_id', input.assetId],
+      ['status', input.status],
+    ].filter(([, value]) => value !== undefined);
+    const where = filters.map(([column]) => `"${column}" = ?`);
+    const params = filters.map(([, value]) => value);
+    return cursorList(em, { table: TABLE, where, params, orderBy: 'scheduled_at', direction: 'desc' }, input, toMaintenance);
+  }
+
+  async get(em: EntityManager, id: string): Promise<MaintenanceData> {
+    return toMaintenance(await this.row(em, id));
+  }
+
+  async schedule(em: EntityManager, caller: Principal, input: { assetId: string; scheduledAt: string; reason: string }) {
+    const asset = await lockAsset(em, input.assetId);
+    if (asset.status === 'decommissioned') {
+      throw OperationsError.stateConflict('Asset', asset.status, 'schedule maintenance', ['operational', 'maintenance', 'conserved']);
+    }
+    const row = await this.insert(em, caller, asset, 'maintenance', input.reason, input.scheduledAt);
+    await this.journal(em, caller, asset, 'to_maintenance', 'draft', input.reason, row.id);
+    return toMaintenance(row);
+  }
+
+  async start(em: EntityManager, caller: Principal, id: string): Promise<MaintenanceData> {
+    const asset = await lockAsset(em, (await this.row(em, id)).asset_id);
+    if ((await this.row(em, id)).status === 'scheduled') operational(asset, 'start maintenance');
+    const row = await transition(em, maintenanceMachine, 'start', id, {
+      set: { performed_by: caller.userId },
+      setSql: { started_at: 'now()' },
+    });
+    await transition(em, assetMachine, 'toMaintenance', asset.id, { set: { maintenance_id: id } });
+    await settleMaintenanceDraft(em, id, 'apply');
+    return toMaintenance(row);
+  }
+
+  async complete(em: EntityManager, caller: Principal, id: string, notes?: string): Promise<MaintenanceData> {
+    await lockAsset(em, (await this.row(em, id)).asset_id);
+    const row = (await transition(em, maintenanceMachine, 'complete', id, {
+      set: { notes: notes ?? null },
+      setSql: { completed_at: 'now()' },
+    })) as MaintenanceRow;
+    await this.release(em, caller, row, notes);
+    return toMaintenance(row);
+  }
+
+  async cancel(em: EntityManager, caller: Principal, id: string, reason: string): Promise<MaintenanceData> {
+    await lockAsset(em, (await this.row(em, id)).asset_id);
+    // Read again under the asset's lock: every change of a record takes that lock first.
+    const before = await this.row(em, id);
+    const row = (await transition(em, maintenanceMachine, 'cancel', id, {
+      set: { cancelled_by: caller.userId, cancellation_reason: reason },
+      setSql: { cancelled_at: 'now()' },
+    })) as MaintenanceRow;
+    if (before.status === 'inProgress') await this.release(em, caller, row, reason);
+    else await settleMaintenanceDraft(em, id, 'cancel');
+    return toMaintenance(row);
+  }
+
+  /** Send to maintenance or to repair: a record opened and started at once, the asset under it. */
+  async openNow(em: EntityManager, caller: Principal, assetId: string, kind: 'maintenance' | 'repair', reason: string): Promise<AssetData> {
+    const asset = await lockAsset(em, assetId);
+    operational(asset, kind === 'repair' ? 'toRepair' : 'sendToMaintenance');
+    const record = await this.insert(em, caller, asset, kind, reason, null);
+    await transition(em, maintenanceMachine, 'start', record.id, { set: { performed_by: caller.userId }, setSql: { started_at: 'now()' } });
+    const updated = await transition(em, assetMachine, 'toMaintenance', assetId, { set: { maintenance_id: record.id } });
+    await this.journal(em, caller, asset, kind === 'repair' ? 'to_repair' : 'to_maintenance', 'applied', reason, record.id);
+    return toAsset(updated);
+  }
+
+  /** Return from repair: completes the repair in progress; planned maintenance is completed through its record. */
+  async returnFromRepair(em: EntityManager, caller: Principal, assetId: string, notes?: string): Promise<AssetData> {
+    const asset = await lockAsset(em, assetId);
+    if (asset.status !== 'maintenance') throw OperationsError.stateConflict('Asset', asset.status, 'fromRepair', ['maintenance']);
+    const record = await this.row(em, asset.maintenance_id!);
+    if (record.kind !== 'repair') throw EamError.notInRepair();
+    await this.complete(em, caller, record.id, notes);
+    return toAsset(await lockAsset(em, assetId));
+  }
+
+  /** Cancels every open record of an asset being decommissioned (the asset itself is changed by the caller). */
+  async cancelOpen(em: EntityManager, caller: Principal, asset: AssetRow, reason: string): Promise<void> {
+    const open = await em.execute<Array<{ id: string }>>(
+      `select "id" from ${TABLE} where "asset_id" = ? and "status" in ('scheduled', 'inProgress')`,
+      [asset.id],
+    );
+    for (const { id } of open) {
+      await transition(em, maintenanceMachine, 'cancel', id, {
+        set: { cancelled_by: caller.userId, cancellation_reason: reason },
+        setSql: { cancelled_at: 'now()' },
+      });
+      await settleMaintenanceDraft(em, id, 'cancel');
+    }
+  }
+
+  private async row(em: EntityManager, id: string): Promise<MaintenanceRow> {
+    const [row] = await em.execute<MaintenanceRow[]>(`select * from ${TABLE} where "id" = ?`, [id]);
+    if (!row) throw OperationsError.notFound('Maintenance record');
+    return row;
+  }
+
+  private async insert(
+    em: EntityManager,
+    caller: Principal,
+    asset: AssetRow,
+    kind: 'maintenance' | 'repair',
+    reason: string,
+    scheduledAt: string | null,
+  ): Promise<MaintenanceRow> {
+    const [row] = await em.execute<MaintenanceRow[]>(
+      `insert into ${TABLE} ("organization_id", "asset_id", "object_id", "kind", "scheduled_at", "reason", "created_by")
+       values (?, ?, ?, ?, coalesce(?::timestamptz, now()), ?, ?) returning *`,
+      [asset.organization_id, asset.id, asset.current_object_id, kind, scheduledAt, reason, caller.userId],
+    );
+    return row!;
+  }
+
+  /** The asset leaves the maintenance (or repair) in progress and is operational again. */
+  private async release(em: EntityManager, caller: Principal, record: MaintenanceRow, reason?: string): Promise<void> {
+    const asset = await lockAsset(em, record.asset_id);
+    await transition(em, assetMachine, 'fromMaintenance', asset.id, { set: { maintenance_id: null } });
+    await this.journal(em, caller, asset, record.kind === 'repair' ? 'from_repair' : 'from_maintenance', 'applied', reason, record.id);
+  }
+
+  private async journal(
+    em: EntityManager,
+    caller: Principal,
+    asset: AssetRow,
+    op: 'to_maintenance' | 'from_maintenance' | 'to_repair' | 'from_repair',
+    status: 'draft' | 'applied',
+    reason: string | undefined,
+    maintenanceId: string,
+  ): Promise<void> {
+    await recordMovement(em, {
+      organizationId: asset.organization_id,
+      actorId: caller.userId,
+      assetId: asset.id,
+      op,
+      status,
+      fromObjectId: asset.current_object_id,
+      toObjectId: asset.current_object_id,
+      reason,
+      maintenanceId,
+    });
+  }
+}

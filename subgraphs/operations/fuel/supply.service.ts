@@ -1,0 +1,83 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { FuelSupply, type FuelSupplyData } from '../../../contracts/operations/fuel/types.js';
+import { cursorList } from '../core/cursor-list.js';
+import type { Principal } from '../core/principal.js';
+import { recordMapper } from '../core/rows.js';
+import { OperationsError } from '../operations.errors.js';
+import { FuelError } from './fuel.errors.js';
+import { reverseEntry, type Ledger } from './ledger.js';
+import { addToTank, takeFromTank } from './tanks.js';
+
+export const SUPPLY_TABLE = '"operations"."fuel_supply"';
+export const toSupply = recordMapper<FuelSupplyData>(FuelSupply);
+
+const SUPPLIES: Ledger = {
+  table: SUPPLY_TABLE,
+  entity: 'Fuel supply',
+  quantity: 'quantity_liters',
+  copied: ['supplier_id', 'quantity_liters', 'supply_request_id'],
+};
+
+export interface RecordSupplyInput {
+  readonly tankId: string;
+  readonly supplierId: string;
+  readonly quantityLiters: number;
+  readonly supplyRequestId: string | null;
+  readonly sagaId: string | null;
+  readonly occurredAt?: string;
+}
+
+/** Fuel receipts into tanks and their reversals, with the tank's balance changed in the same transaction. */
+export class SupplyService {
+  async list(em: EntityManager, input: { tankId?: string; supplierId?: string; cursor?: string; limit: number }) {
+    const filters = [
+      ['tank_id', input.tankId],
+      ['supplier_id', input.supplierId],
+    ].filter(([, value]) => value !== undefined);
+    const where = filters.map(([column]) => `"${column}" = ?`);
+    const params = filters.map(([, value]) => value);
+    return cursorList(em, { table: SUPPLY_TABLE, where, params, orderBy: 'occurred_at', direction: 'desc' }, input, toSupply);
+  }
+
+  async record(em: EntityManager, caller: Principal, input: RecordSupplyInput): Promise<FuelSupplyData> {
+    if (input.supplyRequestId) {
+      const [request] = await em.execute<Array<{ tank_id: string }>>(
+        `select "tank_id" from "operations"."fuel_supply_request" where "id" = ?`,
+        [input.supplyRequestId],
+      );
+      if (!request) throw OperationsError.notFound('Fuel supply request');
+      if (request.tank_id !== input.tankId) throw FuelError.mismatch('supplyRequestId', 'the request is for another tank');
+    }
+    const tank = await addToTank(em, input.tankId, input.quantityLiters, 'quantityLiters');
+    const [row] = await em.execute<Array<Record<string, unknown>>>(
+      `insert into ${SUPPLY_TABLE} ("organization_id", "tank_id", "object_id", "kind", "supplier_id", "quantity_liters", "occurred_at",
+         "supply_request_id", "saga_id", "actor_id", "balance_after_liters")
+       values (?, ?, ?, 'receipt', ?, ?::numeric, coalesce(?::timestamptz, now()), ?, ?, ?, ?::numeric) returning *`,
+      [
+        tank.organization_id,
+        tank.id,
+        tank.object_id,
+        input.supplierId,
+        input.quantityLiters,
+        input.occurredAt ?? null,
+        input.supplyRequestId,
+        input.sagaId,
+        caller.userId,
+        tank.current_balance_liters,
+      ],
+    );
+    return toSupply(row!);
+  }
+
+  /** The counter-entry: the receipt is kept, its quantity taken out of the tank again (never below zero). */
+  async reverse(em: EntityManager, caller: Principal, id: string, input: { reason: string; comment: string }): Promise<FuelSupplyData> {
+    const row = await reverseEntry(
+      em,
+      SUPPLIES,
+      id,
+      { actorId: caller.userId, reason: input.reason, columns: { comment: input.comment } },
+      (tankId, liters) => takeFromTank(em, tankId, liters),
+    );
+    return toSupply(row);
+  }
+}

@@ -1,0 +1,65 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FuelTankData } from '../../../contracts/operations/fuel/types.js';
+import { cursorList } from '../core/cursor-list.js';
+import type { Principal } from '../core/principal.js';
+import { OperationsError } from '../operations.errors.js';
+import { FuelError } from './fuel.errors.js';
+import { publishLowStock, TANK_TABLE, toTank, type TankRow } from './tanks.js';
+
+export interface CreateTankInput {
+  readonly objectId: string;
+  readonly code: string;
+  readonly capacityLiters: number;
+  readonly minLevelLiters: number;
+  readonly initialBalanceLiters?: number;
+}
+
+/** Fuel tanks: created at a production object, their minimum level adjustable; `statusDerived` is a generated column. */
+export class TankService {
+  async list(em: EntityManager, input: { objectId?: string; status?: string; active?: boolean; cursor?: string; limit: number }) {
+    const filters = [
+      ['object_id', input.objectId],
+      ['status_derived', input.status],
+      ['active', input.active],
+    ].filter(([, value]) => value !== undefined);
+    const where = filters.map(([column]) => `"${column}" = ?`);
+    const params = filters.map(([, value]) => value);
+    return cursorList(em, { table: TANK_TABLE, where, params, orderBy: 'code' }, input, toTank);
+  }
+
+  async get(em: EntityManager, id: string): Promise<FuelTankData> {
+    const [row] = await em.execute<TankRow[]>(`select * from ${TANK_TABLE} where "id" = ?`, [id]);
+    if (!row) throw OperationsError.notFound('Fuel tank');
+    return toTank(row);
+  }
+
+  async create(em: EntityManager, caller: Principal, input: CreateTankInput): Promise<FuelTankData> {
+    const [object] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "deleted_at" is null`, [
+      input.objectId,
+    ]);
+    if (!object) throw OperationsError.notFound('Production object');
+    if (input.minLevelLiters > input.capacityLiters) throw FuelError.minLevelAboveCapacity();
+    if ((input.initialBalanceLiters ?? 0) > input.capacityLiters) throw FuelError.capacityExceeded('initialBalanceLiters');
+    const [row] = await em.execute<TankRow[]>(
+      `insert into ${TANK_TABLE} ("organization_id", "object_id", "code", "capacity_liters", "min_level_liters", "current_balance_liters")
+       values (?, ?, ?, ?::numeric, ?::numeric, ?::numeric) on conflict ("organization_id", "code") do nothing returning *`,
+      [caller.organizationId, input.objectId, input.code, input.capacityLiters, input.minLevelLiters, input.initialBalanceLiters ?? 0],
+    );
+    if (!row) throw FuelError.codeTaken(input.code);
+    return toTank(row);
+  }
+
+  /** Changes the threshold (audited by the table's trigger); a tank it makes critical raises the low-stock alert. */
+  async setMinLevel(em: EntityManager, id: string, minLevelLiters: number): Promise<FuelTankData> {
+    const [before] = await em.execute<TankRow[]>(`select * from ${TANK_TABLE} where "id" = ? for update`, [id]);
+    if (!before) throw OperationsError.notFound('Fuel tank');
+    const [row] = await em.execute<TankRow[]>(
+      `update ${TANK_TABLE} set "min_level_liters" = ?::numeric, "updated_at" = now()
+       where "id" = ? and ?::numeric <= "capacity_liters" returning *`,
+      [minLevelLiters, id, minLevelLiters],
+    );
+    if (!row) throw FuelError.minLevelAboveCapacity();
+    if (before.status_derived !== 'critical' && row.status_derived === 'critical') await publishLowStock(em, row);
+    return toTank(row);
+  }
+}

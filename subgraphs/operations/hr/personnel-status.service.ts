@@ -1,0 +1,74 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type PersonnelData, today } from '../../../contracts/operations/hr/types.js';
+import { defineStateMachine, transition } from '../core/state-machine.js';
+import { OperationsError } from '../operations.errors.js';
+import { HrError } from './hr.errors.js';
+import type { OpenAssignmentCheck } from './open-assignments.js';
+import { personnelRecord } from './personnel.service.js';
+import { lockPersonnel, PERSONNEL } from './references.js';
+
+type Status = PersonnelData['status'];
+
+/** The seed's Personnel rows of States and transitions. */
+export const personnelStates = defineStateMachine<
+  Status,
+  'arriveOnWatch' | 'leaveWatch' | 'goOnVacation' | 'returnFromVacation' | 'terminate'
+>({
+  entity: 'Personnel',
+  table: PERSONNEL,
+  column: 'status',
+  transitions: {
+    arriveOnWatch: { from: ['active'], to: 'onWatch' },
+    leaveWatch: { from: ['onWatch'], to: 'active' },
+    goOnVacation: { from: ['active'], to: 'onVacation' },
+    returnFromVacation: { from: ['onVacation'], to: 'active' },
+    terminate: { from: ['active', 'onWatch', 'onVacation'], to: 'terminated' },
+  },
+});
+
+/** Watches, vacations and termination, each one conditional update of the status. */
+export class PersonnelStatusService {
+  /** `checks`: every module's open-assignment checks (see open-assignments.ts). */
+  constructor(private readonly checks: readonly OpenAssignmentCheck[]) {}
+
+  async arriveOnWatch(em: EntityManager, id: string, arrivalDate?: string): Promise<PersonnelData> {
+    return personnelRecord(await transition(em, personnelStates, 'arriveOnWatch', id, { set: { arrival_date: arrivalDate ?? today() } }));
+  }
+
+  async leaveWatch(em: EntityManager, id: string): Promise<PersonnelData> {
+    return personnelRecord(await transition(em, personnelStates, 'leaveWatch', id));
+  }
+
+  async goOnVacation(em: EntityManager, id: string, expectedReturnDate: string): Promise<PersonnelData> {
+    return personnelRecord(
+      await transition(em, personnelStates, 'goOnVacation', id, { set: { expected_return_date: expectedReturnDate } }),
+    );
+  }
+
+  async returnFromVacation(em: EntityManager, id: string): Promise<PersonnelData> {
+    return personnelRecord(await transition(em, personnelStates, 'returnFromVacation', id, { setSql: { expected_return_date: 'null' } }));
+  }
+
+  /**
+   * Refused while the employee has open assignments, unless `force`: then every check
+   * closes its assignments in this transaction. The employee's row is locked first, so no
+   * assignment can be added between the check and the termination.
+   */
+  async terminate(em: EntityManager, input: { id: string; reason: string; terminatedAt?: string; force: boolean }): Promise<PersonnelData> {
+    const person = await lockPersonnel(em, input.id);
+    if (!person) throw OperationsError.notFound('Personnel');
+    const { from } = personnelStates.transitions.terminate;
+    if (!from.includes(person.status)) throw OperationsError.stateConflict('Personnel', person.status, 'terminate', from);
+    const terminatedAt = input.terminatedAt ?? today();
+    if (terminatedAt < person.hired_at)
+      throw HrError.dateOrder('terminatedAt', `terminatedAt comes before the hiring date ${person.hired_at}.`);
+    const open: string[] = [];
+    for (const check of this.checks) open.push(...(await check.find(em, input.id)));
+    if (open.length > 0 && !input.force) throw HrError.openAssignments(open);
+    for (const check of this.checks) await check.close(em, input.id, terminatedAt);
+    const row = await transition(em, personnelStates, 'terminate', input.id, {
+      set: { terminated_at: terminatedAt, termination_reason: input.reason },
+    });
+    return personnelRecord(row);
+  }
+}

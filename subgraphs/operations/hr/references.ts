@@ -1,0 +1,65 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { OperationsError } from '../operations.errors.js';
+import { HrError } from './hr.errors.js';
+
+/**
+ * Records of the organization looked up through row-level security, so one of another
+ * organization — or, for object-scoped roles, of another production object — is as
+ * missing as one that does not exist.
+ */
+
+export const PERSONNEL = '"operations"."personnel"';
+export const BRIGADE = '"operations"."brigade"';
+export const MEMBERSHIP = '"operations"."brigade_membership"';
+
+export interface PersonnelRow extends Record<string, unknown> {
+  id: string;
+  status: 'active' | 'onWatch' | 'onVacation' | 'terminated';
+  object_id: string | null;
+  hired_at: string;
+}
+
+export interface BrigadeRow extends Record<string, unknown> {
+  id: string;
+  status: 'active' | 'inactive';
+  object_id: string;
+}
+
+/** An active position of the positions reference book. */
+export async function requirePosition(em: EntityManager, id: string, param = 'positionId'): Promise<void> {
+  const [row] = await em.execute(`select 1 from "operations"."position" where "id" = ? and "active" and "deleted_at" is null`, [id]);
+  if (!row) throw HrError.referenceNotFound(param, 'position');
+}
+
+/** An active production object the caller may see. */
+export async function requireObject(em: EntityManager, id: string, param: string): Promise<void> {
+  const [row] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "active" and "deleted_at" is null`, [
+    id,
+  ]);
+  if (!row) throw HrError.referenceNotFound(param, 'production object');
+}
+
+/** The employee, locked for the rest of the transaction (hiring moves, memberships and termination queue up). */
+export async function lockPersonnel(em: EntityManager, id: string): Promise<PersonnelRow | undefined> {
+  const [row] = await em.execute<PersonnelRow[]>(`select * from ${PERSONNEL} where "id" = ? for update`, [id]);
+  return row;
+}
+
+/** An employee the body names who can take an assignment at `objectId`: visible, not terminated, not of another object. */
+export async function requireAssignable(em: EntityManager, id: string, param: string, objectId: string): Promise<PersonnelRow> {
+  const person = await lockPersonnel(em, id);
+  if (!person) throw HrError.referenceNotFound(param, 'employee');
+  if (person.status === 'terminated') throw HrError.personnelTerminated(param);
+  if (person.object_id !== null && person.object_id !== objectId) throw HrError.otherObject(param);
+  return person;
+}
+
+/** The brigade, locked against a concurrent disband (shared, so memberships of one brigade do not queue). */
+export async function brigadeForShare(em: EntityManager, id: string): Promise<BrigadeRow> {
+  const [row] = await em.execute<BrigadeRow[]>(`select * from ${BRIGADE} where "id" = ? for share`, [id]);
+  if (!row) throw OperationsError.notFound('Brigade');
+  return row;
+}
+
+/** Whether a PostgreSQL error is a unique violation. */
+export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';

@@ -1,0 +1,238 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { hash } from '@node-rs/argon2';
+import type { OperationsRole } from '../../../contracts/access.js';
+import type { LoginData, OrganizationData, SecondFactorMethodName, UserData } from '../../../contracts/operations/iam-types.js';
+import type { Mailer } from '../../shared/mailer.js';
+import type { Principal } from '../core/principal.js';
+import { OperationsError } from '../operations.errors.js';
+import { organizationData, type OrganizationRow } from '../organizations/organizations.service.js';
+import { ACCOUNT_TOKENS, accountTokens, sha256Hex } from './account-tokens.js';
+import type { ClientInfo } from './client.js';
+import type { SignInFlow, SignInStep } from './sign-in.js';
+import type { SigningKeys } from './signing-keys.js';
+import { USER_COLUMNS, userData, type UserRow } from './users.js';
+
+/** Lifetimes of the session tokens. */
+export const TOKEN_LIFETIME = { accessSeconds: 15 * 24 * 3600, refreshDays: 30 } as const;
+
+export interface NewUser {
+  readonly email: string;
+  /** None: the user is invited and sets one from the mailed link. */
+  readonly password?: string;
+  readonly name: string;
+  readonly roles: readonly OperationsRole[];
+  readonly objectIds: readonly string[];
+  readonly organizationId: string | null;
+  readonly superAdmin?: boolean;
+}
+
+/** Sign-in with e-mail and password (argon2id), rotating refresh tokens, and users. */
+export class IamService {
+  constructor(
+    private readonly keys: SigningKeys,
+    /** For what must commit on its own (a leaked sign-in's revocation). */
+    private readonly root: EntityManager,
+    readonly signIn: SignInFlow,
+    private readonly mailer: Mailer,
+  ) {}
+
+  async login(em: EntityManager, email: string, password: string, client: ClientInfo): Promise<LoginData> {
+    return this.complete(em, await this.signIn.password(em, email, password, client));
+  }
+
+  async verifySecondFactor(
+    em: EntityManager,
+    input: { challenge_id: string; method: SecondFactorMethodName; code: string },
+    client: ClientInfo,
+  ): Promise<LoginData> {
+    return this.complete(em, await this.signIn.secondFactor(em, input.challenge_id, input.method, input.code, client));
+  }
+
+  /** A session when the sign-in is done; otherwise the Login response with every field null but `two_factor`. */
+  async complete(em: EntityManager, step: SignInStep): Promise<LoginData> {
+    if (step.kind === 'signed-in') return this.session(em, step.user, randomUUID());
+    return {
+      access_token: null,
+      token_type: null,
+      expires_in: null,
+      refresh_token: null,
+      user: null,
+      organizations: null,
+      two_factor: step.pending,
+    };
+  }
+
+  /** A new access token and refresh token for a user; `family` groups the refresh tokens of one sign-in. */
+  private async session(em: EntityManager, user: UserRow, family: string): Promise<LoginData> {
+    const jti = randomUUID();
+    const claims = { org: user.organization_id, roles: user.roles, sa: user.super_admin };
+    const accessToken = await this.keys.sign(claims, user.id, jti, TOKEN_LIFETIME.accessSeconds);
+    const refreshToken = `rt_${randomBytes(32).toString('base64url')}`;
+    await em.execute(
+      `insert into "operations"."refresh_token" ("user_id", "family_id", "token_hash", "access_jti", "expires_at")
+       values (?, ?, ?, ?, now() + interval '${TOKEN_LIFETIME.refreshDays} days')`,
+      [user.id, family, sha256Hex(refreshToken), jti],
+    );
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: TOKEN_LIFETIME.accessSeconds,
+      refresh_token: refreshToken,
+      user: userData(user),
+      organizations: await this.organizationsOf(em, user),
+      two_factor: null,
+    };
+  }
+
+  /**
+   * Spends a refresh token for a new pair. A token spent before means it leaked: its
+   * whole sign-in is revoked, committed on its own even though the call is refused.
+   */
+  async refresh(em: EntityManager, token: string): Promise<LoginData> {
+    const [spent] = await em.execute<Array<{ user_id: string; family_id: string }>>(
+      `update "operations"."refresh_token" set "rotated_at" = now()
+       where "token_hash" = ? and "rotated_at" is null and "revoked_at" is null and "expires_at" > now()
+       returning "user_id", "family_id"`,
+      [sha256Hex(token)],
+    );
+    if (!spent) {
+      const [known] = await em.execute<Array<{ family_id: string; rotated: boolean }>>(
+        `select "family_id", "rotated_at" is not null as "rotated" from "operations"."refresh_token" where "token_hash" = ?`,
+        [sha256Hex(token)],
+      );
+      if (!known?.rotated) throw OperationsError.refreshTokenInvalid();
+      await this.root.fork().transactional((own) => this.revokeFamily(own, known.family_id));
+      throw OperationsError.refreshTokenReused();
+    }
+    const account = await this.signIn.account(em, { id: spent.user_id });
+    if (!account?.active || account.banned_at) throw OperationsError.refreshTokenInvalid();
+    return this.session(em, account, spent.family_id);
+  }
+
+  /** Revokes the access token presented and every refresh token of its sign-in. */
+  async logout(em: EntityManager, principal: Principal): Promise<{ revoked: boolean }> {
+    await em.execute(`insert into "operations"."revoked_access_token" ("jti", "expires_at") values (?, ?) on conflict do nothing`, [
+      principal.tokenId,
+      principal.tokenExpiresAt,
+    ]);
+    const [row] = await em.execute<Array<{ family_id: string }>>(
+      `select "family_id" from "operations"."refresh_token" where "access_jti" = ?`,
+      [principal.tokenId],
+    );
+    if (row) await this.revokeFamily(em, row.family_id);
+    return { revoked: true };
+  }
+
+  /** Signs the user out everywhere: every refresh token and every access token issued with one. */
+  async revokeAllSessions(em: EntityManager, userId: string): Promise<void> {
+    const families = await em.execute<Array<{ family_id: string }>>(
+      `select distinct "family_id" from "operations"."refresh_token" where "user_id" = ? and "revoked_at" is null`,
+      [userId],
+    );
+    for (const { family_id } of families) await this.revokeFamily(em, family_id);
+  }
+
+  private async revokeFamily(em: EntityManager, family: string): Promise<void> {
+    await em.execute(
+      `insert into "operations"."revoked_access_token" ("jti", "expires_at")
+       select "access_jti", "created_at" + interval '${TOKEN_LIFETIME.accessSeconds} seconds' from "operations"."refresh_token"
+       where "family_id" = ? on conflict do nothing`,
+      [family],
+    );
+    await em.execute(`update "operations"."refresh_token" set "revoked_at" = now() where "family_id" = ? and "revoked_at" is null`, [
+      family,
+    ]);
+  }
+
+  async me(em: EntityManager, principal: Principal): Promise<{ user: UserData; organizations: OrganizationData[] }> {
+    const user = await this.user(em, principal.userId);
+    if (!user) throw OperationsError.tokenInvalid();
+    return { user: userData(user), organizations: await this.organizationsOf(em, user) };
+  }
+
+  private async organizationsOf(em: EntityManager, user: UserRow): Promise<OrganizationData[]> {
+    if (!user.organization_id) return [];
+    const rows = await em.execute<OrganizationRow[]>(`select * from "operations"."organization" where "id" = ?`, [user.organization_id]);
+    return rows.map(organizationData);
+  }
+
+  async user(em: EntityManager, id: string): Promise<UserRow | undefined> {
+    const [row] = await em.execute<UserRow[]>(`select ${USER_COLUMNS} from "operations"."app_user" u where u."id" = ?`, [id]);
+    return row;
+  }
+
+  /** A user of the caller's organization; only the super-admin names another. */
+  async createUser(
+    em: EntityManager,
+    principal: Principal,
+    input: Omit<NewUser, 'organizationId'> & { organizationId?: string },
+    client: ClientInfo,
+  ) {
+    const organizationId = principal.superAdmin ? (input.organizationId ?? principal.organizationId) : principal.organizationId;
+    if (!principal.superAdmin && input.organizationId && input.organizationId !== principal.organizationId) {
+      throw OperationsError.forbidden('An Admin creates users in their own organization only.');
+    }
+    if (!organizationId) throw OperationsError.organizationRequired();
+    const [organization] = await em.execute(`select 1 from "operations"."organization" where "id" = ?`, [organizationId]);
+    if (!organization) throw OperationsError.organizationNotFound();
+    const user = await this.insertUser(em, { ...input, organizationId });
+    if (!input.password) await this.invite(em, user, client);
+    return userData(user);
+  }
+
+  /** Mails an invited user the link to set their password (7 days). */
+  private async invite(em: EntityManager, user: UserRow, client: ClientInfo): Promise<void> {
+    const token = await accountTokens.issue(em, user.id, ACCOUNT_TOKENS.invitation);
+    await this.mailer.send({
+      to: user.email,
+      subject: 'You are invited to Qantara',
+      text:
+        `Hello ${user.name},\n\nYou were invited to Qantara. Set your password to sign in (the link is valid for 7 days):\n` +
+        `${client.baseUrl}/set-password?token=${token}\n\nSend the token with your new password to POST ${client.baseUrl}/api/v1/iam/password-set.`,
+    });
+  }
+
+  /** A user created by an Admin or at first start: verified at once when given a password. */
+  async insertUser(em: EntityManager, user: NewUser): Promise<UserRow> {
+    const rows = await em.execute<UserRow[]>(
+      `insert into "operations"."app_user" as u ("email", "password_hash", "name", "organization_id", "roles", "object_ids", "super_admin", "email_verified_at")
+       values (?, ?, ?, ?, ?::text[], ?::uuid[], ?, case when ? then now() end)
+       on conflict (lower("email")) do nothing returning ${USER_COLUMNS}`,
+      [
+        user.email.trim(),
+        user.password ? await hash(user.password) : null,
+        user.name,
+        user.organizationId,
+        `{${user.roles.join(',')}}`,
+        `{${user.objectIds.join(',')}}`,
+        user.superAdmin ?? false,
+        user.password !== undefined,
+      ],
+    );
+    if (!rows[0]) throw OperationsError.emailTaken();
+    return rows[0];
+  }
+
+  /** Bans or lifts a ban on a user of the caller's organization (any user for the super-admin, never themselves). */
+  async setBanned(em: EntityManager, principal: Principal, id: string, banned: boolean): Promise<UserData> {
+    const [row] = await em.execute<UserRow[]>(
+      `update "operations"."app_user" u set "banned_at" = case when ? then coalesce("banned_at", now()) end, "updated_at" = now()
+       where u."id" = ? and u."id" <> ? and (? or u."organization_id" = ?) returning ${USER_COLUMNS}`,
+      [banned, id, principal.userId, principal.superAdmin, principal.organizationId],
+    );
+    if (!row) throw OperationsError.notFound('User');
+    if (banned) await this.revokeAllSessions(em, id);
+    return userData(row);
+  }
+
+  async listUsers(em: EntityManager, principal: Principal, page: { cursor?: string; limit: number }) {
+    const rows = await em.execute<UserRow[]>(
+      `select ${USER_COLUMNS} from "operations"."app_user" u
+       where u."organization_id" = ? and (?::uuid is null or u."id" > ?::uuid) order by u."id" limit ?`,
+      [principal.organizationId, page.cursor ?? null, page.cursor ?? null, page.limit + 1],
+    );
+    const items = rows.slice(0, page.limit).map(userData);
+    return { items, nextCursor: rows.length > page.limit ? items.at(-1)!.id : null };
+  }
+}

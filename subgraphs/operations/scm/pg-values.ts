@@ -1,0 +1,12 @@
+/** Values bound into SQL text that the driver would otherwise spread or misread. */
+
+/** A PostgreSQL array literal (bind with `?::text[]` or `?::uuid[]`): every element quoted and escaped. */
+export function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}
+
+/** The name of the unique index a statement violated, or undefined for any other error. */
+export function violatedUnique(error: unknown): string | undefined {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === '23505' ? (constraint ?? '') : undefined;
+}

@@ -1,0 +1,133 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../../core/principal.js';
+import { ScmError } from '../scm.errors.js';
+import { byItem, insertLines } from './document-lines.js';
+import type { StockLedger, WarehouseRef } from './stock-ledger.js';
+import type { WarehouseService } from './warehouse.service.js';
+
+export interface ReceiptInput {
+  readonly warehouseId: string;
+  readonly source: 'supplier' | 'transfer' | 'return';
+  readonly supplierId?: string | null;
+  readonly inboundDate: string;
+  readonly documentNumber: string;
+  readonly documentReference?: string | null;
+  readonly requestId?: string | null;
+  readonly receivedById: string;
+  readonly lines: ReadonlyArray<{ itemId: string; quantity: number; price: number }>;
+}
+
+const LINES = { table: 'tmc_receipt_line', parent: 'tmc_receipt_id' } as const;
+
+/**
+ * The moving weighted average of each item of a receipt, over what the organization holds
+ * (every warehouse plus transfers in transit) before the receipt, computed in `numeric`
+ * and rounded to 4 places; stock of unknown cost counts at the receipt's price. The last
+ * purchase price is the item's last line.
+ */
+const REPRICE = `update "operations"."tmc_item" i set
+    "weighted_avg_price" = round(
+      (s."on_hand" * coalesce(i."weighted_avg_price", r."amount" / r."quantity") + r."amount") / (s."on_hand" + r."quantity"), 4),
+    "last_purchase_price" = r."last_price",
+    "updated_at" = now()
+  from (
+    select l."item_id", sum(l."quantity") as "quantity", sum(l."quantity" * l."price") as "amount",
+      (array_agg(l."price" order by l."line_no" desc))[1] as "last_price"
+    from "operations"."tmc_receipt_line" l where l."tmc_receipt_id" = ? group by l."item_id"
+  ) r
+  cross join lateral (
+    select coalesce((select sum(b."quantity") from "operations"."stock_balance" b where b."item_id" = r."item_id"), 0)
+         + coalesce((select sum(t."quantity") from "operations"."tmc_transfer_line" t
+                     join "operations"."tmc_transfer" d on d."id" = t."tmc_transfer_id"
+                     where d."status" = 'issued' and t."item_id" = r."item_id"), 0) as "on_hand"
+  ) s
+  where i."id" = r."item_id"`;
+
+/** Receipts: stock up by each line, items re-priced, all in the caller's transaction. */
+export class ReceiptService {
+  constructor(
+    private readonly warehouses: WarehouseService,
+    private readonly ledger: StockLedger,
+  ) {}
+
+  async register(em: EntityManager, caller: Principal, input: ReceiptInput) {
+    const warehouse = await this.warehouses.ref(em, input.warehouseId, 'warehouseId');
+    await this.checkReferences(em, input);
+    const id = await this.insertReceipt(em, caller, warehouse, input);
+    await insertLines(em, LINES, id, input.lines, {
+      price: `(l."line" ->> 'price')::numeric`,
+      amount: `round((l."line" ->> 'quantity')::numeric * (l."line" ->> 'price')::numeric, 2)`,
+    });
+    // Re-priced before the stock goes up: the average weighs what was held before this receipt.
+    await em.execute(REPRICE, [id]);
+    for (const line of byItem(input.lines)) {
+      await this.ledger.add(em, {
+        warehouse,
+        itemId: line.itemId,
+        quantity: line.quantity,
+        kind: 'receipt',
+        price: line.price,
+        documentType: 'receipt',
+        documentId: id,
+        actorId: caller.userId,
+      });
+    }
+    const [total] = await em.execute<Array<{ total_amount: string }>>(
+      `update "operations"."tmc_receipt" set "total_amount" = (select sum("amount") from "operations"."tmc_receipt_line" where "tmc_receipt_id" = ?)
+       where "id" = ? returning "total_amount"`,
+      [id, id],
+    );
+    return { inboundId: id, warehouseId: warehouse.id, totalAmount: Number(total!.total_amount), lineCount: input.lines.length };
+  }
+
+  /** The supplier, the request and the items a receipt names; the items stay locked until it commits. */
+  private async checkReferences(em: EntityManager, input: ReceiptInput): Promise<void> {
+    await this.checkSupplier(em, input);
+    if (input.requestId) {
+      const [request] = await em.execute(`select 1 from "operations"."tmc_request" where "id" = ?`, [input.requestId]);
+      if (!request) throw ScmError.notFound('TMC request', 'requestId');
+    }
+    const items = await this.ledger.lockItems(
+      em,
+      input.lines.map((line) => line.itemId),
+      'update',
+    );
+    const inactive = [...items.values()].find((item) => !item.active);
+    if (inactive) throw ScmError.itemInactive(inactive.nomenclature_code);
+  }
+
+  private async insertReceipt(em: EntityManager, caller: Principal, warehouse: WarehouseRef, input: ReceiptInput): Promise<string> {
+    const [receipt] = await em.execute<Array<{ id: string }>>(
+      `insert into "operations"."tmc_receipt" ("warehouse_id", "object_id", "source", "supplier_id", "inbound_date", "document_number",
+         "document_reference", "request_id", "received_by_id", "line_count", "created_by")
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"`,
+      [
+        warehouse.id,
+        warehouse.objectId,
+        input.source,
+        input.supplierId ?? null,
+        input.inboundDate,
+        input.documentNumber,
+        input.documentReference ?? null,
+        input.requestId ?? null,
+        input.receivedById,
+        input.lines.length,
+        caller.userId,
+      ],
+    );
+    return receipt!.id;
+  }
+
+  /** Goods from a supplier come from an active one; a supplier named for another source must exist all the same. */
+  private async checkSupplier(em: EntityManager, input: ReceiptInput): Promise<void> {
+    if (!input.supplierId) {
+      if (input.source === 'supplier') throw ScmError.invalid('supplierId', 'is required when the source is supplier');
+      return;
+    }
+    const [supplier] = await em.execute<Array<{ status: string }>>(`select "status" from "operations"."supplier" where "id" = ?`, [
+      input.supplierId,
+    ]);
+    if (!supplier) throw ScmError.notFound('Supplier', 'supplierId');
+    if (input.source === 'supplier' && supplier.status !== 'active') throw ScmError.supplierNotActive(supplier.status);
+  }
+}

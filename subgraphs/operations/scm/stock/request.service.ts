@@ -1,0 +1,110 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import { TmcRequest } from '../../../../contracts/operations/scm/stock-types.js';
+import { cursorList } from '../../core/cursor-list.js';
+import type { Principal } from '../../core/principal.js';
+import { recordMapper } from '../../core/rows.js';
+import { transition, type Change } from '../../core/state-machine.js';
+import { requestMachine } from '../machines.js';
+import { arrayLiteral } from '../pg-values.js';
+import { ScmError } from '../scm.errors.js';
+import { insertLines, linesOf } from './document-lines.js';
+import type { StockLedger } from './stock-ledger.js';
+import type { WarehouseService } from './warehouse.service.js';
+
+type RequestData = z.output<typeof TmcRequest>;
+type Move = keyof typeof requestMachine.transitions;
+
+const TABLE = '"operations"."tmc_request"';
+const LINES = { table: 'tmc_request_line', parent: 'tmc_request_id' } as const;
+const toRequest = recordMapper<RequestData>(TmcRequest);
+const toLine = recordMapper<RequestData['lines'][number]>(TmcRequest.shape.lines.element);
+
+/** TMC requests and their moves; each move is one conditional update of the state machine. */
+export class RequestService {
+  constructor(
+    private readonly warehouses: WarehouseService,
+    private readonly ledger: StockLedger,
+  ) {}
+
+  async create(
+    em: EntityManager,
+    caller: Principal,
+    input: { warehouseId: string; justification: string; lines: ReadonlyArray<{ itemId: string; quantity: number }> },
+  ): Promise<RequestData> {
+    const warehouse = await this.warehouses.ref(em, input.warehouseId, 'warehouseId');
+    const items = await this.ledger.lockItems(
+      em,
+      input.lines.map((line) => line.itemId),
+      'share',
+    );
+    const inactive = [...items.values()].find((item) => !item.active);
+    if (inactive) throw ScmError.itemInactive(inactive.nomenclature_code);
+    const [row] = await em.execute<Array<{ id: string }>>(
+      `insert into ${TABLE} ("warehouse_id", "object_id", "created_by_id", "justification") values (?, ?, ?, ?) returning "id"`,
+      [warehouse.id, warehouse.objectId, caller.userId, input.justification],
+    );
+    await insertLines(em, LINES, row!.id, input.lines);
+    return this.get(em, row!.id);
+  }
+
+  async get(em: EntityManager, id: string): Promise<RequestData> {
+    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?`, [id]);
+    if (!row) throw ScmError.notFound('TMC request');
+    return (await this.withLines(em, [row]))[0]!;
+  }
+
+  async list(em: EntityManager, input: { status?: string; warehouseId?: string; cursor?: string; limit: number }) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    for (const [column, value] of [
+      ['status', input.status],
+      ['warehouse_id', input.warehouseId],
+    ] as const) {
+      if (!value) continue;
+      where.push(`"${column}" = ?`);
+      params.push(value);
+    }
+    const page = await cursorList(em, { table: TABLE, where, params, orderBy: 'created_at', direction: 'desc' }, input, (row) => row);
+    return { items: await this.withLines(em, page.items), nextCursor: page.nextCursor };
+  }
+
+  /** Submit, approve, reject, return or start, with what each move records. */
+  async move(em: EntityManager, caller: Principal, id: string, name: Exclude<Move, 'close'>, text?: string): Promise<RequestData> {
+    const changes: Record<Exclude<Move, 'close'>, Change> = {
+      submit: { setSql: { submitted_at: 'now()' } },
+      approve: { set: { approved_by_id: caller.userId }, setSql: { approved_at: 'now()' } },
+      reject: { set: { rejected_by_id: caller.userId, reject_reason: text }, setSql: { rejected_at: 'now()' } },
+      return: { set: { returned_by_id: caller.userId, return_comment: text } },
+      start: { setSql: { started_at: 'now()' } },
+    };
+    const row = await transition(em, requestMachine, name, id, changes[name]);
+    return (await this.withLines(em, [row]))[0]!;
+  }
+
+  /** Fulfilled with the receipts that answered it: each must be a receipt into the request's warehouse. */
+  async close(em: EntityManager, id: string, linkedInboundIds: readonly string[]): Promise<RequestData> {
+    const ids = [...new Set(linkedInboundIds)];
+    const row = await transition(em, requestMachine, 'close', id, {
+      set: { linked_inbound_ids: arrayLiteral(ids) },
+      setSql: { fulfilled_at: 'now()' },
+    });
+    const found = await em.execute<Array<{ id: string }>>(
+      `select "id" from "operations"."tmc_receipt" where "id" = any(?::uuid[]) and "warehouse_id" = ?`,
+      [arrayLiteral(ids), row.warehouse_id],
+    );
+    const known = new Set(found.map((receipt) => receipt.id));
+    const invalid = ids.filter((receipt) => !known.has(receipt));
+    if (invalid.length > 0) throw ScmError.linkedReceiptInvalid(invalid);
+    return (await this.withLines(em, [row]))[0]!;
+  }
+
+  private async withLines(em: EntityManager, rows: ReadonlyArray<Record<string, unknown>>): Promise<RequestData[]> {
+    const lines = await linesOf(
+      em,
+      LINES,
+      rows.map((row) => String(row.id)),
+    );
+    return rows.map((row) => ({ ...toRequest(row), lines: (lines.get(String(row.id)) ?? []).map(toLine) }));
+  }
+}

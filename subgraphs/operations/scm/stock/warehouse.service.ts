@@ -1,0 +1,100 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import { StockBalance, Warehouse } from '../../../../contracts/operations/scm/stock-types.js';
+import { cursorList } from '../../core/cursor-list.js';
+import { recordMapper } from '../../core/rows.js';
+import { violatedUnique } from '../pg-values.js';
+import { ScmError } from '../scm.errors.js';
+import type { WarehouseRef } from './stock-ledger.js';
+
+type WarehouseData = z.output<typeof Warehouse>;
+type BalanceData = z.output<typeof StockBalance>;
+
+const TABLE = '"operations"."warehouse"';
+const toWarehouse = recordMapper<WarehouseData>(Warehouse);
+const toBalance = recordMapper<BalanceData>(StockBalance);
+/** Balances with their low-stock flag, so the flag filters and pages like a column. */
+const BALANCES = `(select *, ("min_quantity" is not null and "quantity" < "min_quantity") as "low_stock" from "operations"."stock_balance") as "balances"`;
+
+/**
+ * Warehouses of production objects, their minimums and balances. Reads go through
+ * row-level security, so an object-scoped caller finds only their objects' warehouses —
+ * another's is as missing as an unknown one.
+ */
+export class WarehouseService {
+  async create(em: EntityManager, input: { objectId: string; code: string; name: string }): Promise<WarehouseData> {
+    const [object] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "deleted_at" is null`, [
+      input.objectId,
+    ]);
+    if (!object) throw ScmError.notFound('Production object', 'objectId');
+    try {
+      const [row] = await em.execute<Array<Record<string, unknown>>>(
+        `insert into ${TABLE} ("object_id", "code", "name") values (?, ?, ?) returning *`,
+        [input.objectId, input.code, input.name],
+      );
+      return toWarehouse(row!);
+    } catch (error) {
+      if (violatedUnique(error) !== undefined) throw ScmError.codeTaken('warehouse', 'code');
+      throw error;
+    }
+  }
+
+  async list(em: EntityManager, input: { objectId?: string; active?: boolean; cursor?: string; limit: number }) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (input.objectId) {
+      where.push(`"object_id" = ?`);
+      params.push(input.objectId);
+    }
+    if (input.active !== undefined) {
+      where.push(`"active" = ?`);
+      params.push(input.active);
+    }
+    return cursorList(em, { table: TABLE, where, params, orderBy: 'code' }, input, toWarehouse);
+  }
+
+  async get(em: EntityManager, id: string): Promise<WarehouseData> {
+    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?`, [id]);
+    if (!row) throw ScmError.notFound('Warehouse');
+    return toWarehouse(row);
+  }
+
+  /** A warehouse the caller may see, named by `param` of the request (404 otherwise). */
+  async ref(em: EntityManager, id: string, param?: string): Promise<WarehouseRef> {
+    const [row] = await em.execute<Array<{ id: string; object_id: string }>>(`select "id", "object_id" from ${TABLE} where "id" = ?`, [id]);
+    if (!row) throw ScmError.notFound('Warehouse', param);
+    return { id: row.id, objectId: row.object_id };
+  }
+
+  async setMinStock(em: EntityManager, id: string, input: { itemId: string; minQuantity: number | null }): Promise<BalanceData> {
+    const warehouse = await this.ref(em, id);
+    const [item] = await em.execute(`select 1 from "operations"."tmc_item" where "id" = ?`, [input.itemId]);
+    if (!item) throw ScmError.notFound('TMC item', 'itemId');
+    const [row] = await em.execute<Array<{ id: string }>>(
+      `insert into "operations"."stock_balance" ("warehouse_id", "object_id", "item_id", "min_quantity") values (?, ?, ?, ?::numeric)
+       on conflict ("warehouse_id", "item_id") do update set "min_quantity" = excluded."min_quantity", "updated_at" = now()
+       returning "id"`,
+      [warehouse.id, warehouse.objectId, input.itemId, input.minQuantity === null ? null : String(input.minQuantity)],
+    );
+    const [balance] = await em.execute<Array<Record<string, unknown>>>(`select * from ${BALANCES} where "id" = ?`, [row!.id]);
+    return toBalance(balance!);
+  }
+
+  async balances(
+    em: EntityManager,
+    input: { warehouseId?: string; itemId?: string; onlyLowStock: boolean; cursor?: string; limit: number },
+  ) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    for (const [column, value] of [
+      ['warehouse_id', input.warehouseId],
+      ['item_id', input.itemId],
+    ] as const) {
+      if (!value) continue;
+      where.push(`"${column}" = ?`);
+      params.push(value);
+    }
+    if (input.onlyLowStock) where.push(`"low_stock"`);
+    return cursorList(em, { table: BALANCES, where, params }, input, toBalance);
+  }
+}

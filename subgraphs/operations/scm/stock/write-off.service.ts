@@ -1,0 +1,72 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../../core/principal.js';
+import { ScmError } from '../scm.errors.js';
+import { byItem, insertLines } from './document-lines.js';
+import type { StockLedger } from './stock-ledger.js';
+import type { WarehouseService } from './warehouse.service.js';
+
+export interface WriteOffInput {
+  readonly warehouseId: string;
+  readonly assetId?: string | null;
+  readonly targetObjectId: string;
+  readonly reason: string;
+  readonly documentReference?: string | null;
+  readonly occurredAt: string;
+  readonly lines: ReadonlyArray<{ itemId: string; quantity: number }>;
+}
+
+const LINES = { table: 'tmc_write_off_line', parent: 'tmc_write_off_id' } as const;
+
+/** Manual write-off acts: every line comes off its balance or the whole act is refused. */
+export class WriteOffService {
+  constructor(
+    private readonly warehouses: WarehouseService,
+    private readonly ledger: StockLedger,
+  ) {}
+
+  async writeOff(em: EntityManager, caller: Principal, input: WriteOffInput) {
+    const warehouse = await this.warehouses.ref(em, input.warehouseId, 'warehouseId');
+    const [target] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "deleted_at" is null`, [
+      input.targetObjectId,
+    ]);
+    if (!target) throw ScmError.notFound('Production object', 'targetObjectId');
+    await this.ledger.lockItems(
+      em,
+      input.lines.map((line) => line.itemId),
+      'share',
+    );
+    const [act] = await em.execute<Array<{ id: string }>>(
+      `insert into "operations"."tmc_write_off" ("warehouse_id", "object_id", "asset_id", "target_object_id", "reason", "document_reference",
+         "occurred_at", "line_count", "created_by")
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"`,
+      [
+        warehouse.id,
+        warehouse.objectId,
+        input.assetId ?? null,
+        input.targetObjectId,
+        input.reason,
+        input.documentReference ?? null,
+        input.occurredAt,
+        input.lines.length,
+        caller.userId,
+      ],
+    );
+    const id = act!.id;
+    await insertLines(em, LINES, id, input.lines, {
+      price: `(select "weighted_avg_price" from "operations"."tmc_item" where "id" = (l."line" ->> 'itemId')::uuid)`,
+    });
+    for (const line of byItem(input.lines)) {
+      await this.ledger.take(em, {
+        warehouse,
+        itemId: line.itemId,
+        quantity: line.quantity,
+        kind: 'write_off',
+        documentType: 'write_off',
+        documentId: id,
+        actorId: caller.userId,
+        occurredAt: input.occurredAt,
+      });
+    }
+    return { consumptionId: id, warehouseId: warehouse.id, lineCount: input.lines.length };
+  }
+}

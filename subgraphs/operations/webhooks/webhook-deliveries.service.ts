@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WebhookDelivery, type WebhookDeliveryData } from '../../../contracts/operations/webhooks-types.js';
+import { cursorList } from '../core/cursor-list.js';
+import { recordMapper } from '../core/rows.js';
+import { defineStateMachine, transition } from '../core/state-machine.js';
+import { OperationsError } from '../operations.errors.js';
+import { WEBHOOK_WAKE_CHANNEL } from './webhook-dispatch-database.js';
+
+export const DELIVERY_TABLE = `"operations"."webhook_delivery"`;
+
+/**
+ * A delivery is `pending` from fan-out until a 2xx answer (`delivered`) or its last attempt
+ * (`failed`); only a failed one can be re-queued. The dispatcher settles attempts with the
+ * same conditional update (docs/adr/0015-webhooks.md).
+ */
+export const deliveryMachine = defineStateMachine({
+  entity: 'WebhookDelivery',
+  table: DELIVERY_TABLE,
+  column: 'status',
+  transitions: {
+    deliver: { from: ['pending'], to: 'delivered' },
+    fail: { from: ['pending'], to: 'failed' },
+    retry: { from: ['failed'], to: 'pending' },
+  },
+});
+
+const toDelivery = recordMapper<WebhookDeliveryData>(WebhookDelivery);
+
+/** The delivery log of an endpoint of the caller's organization (row-level security hides the rest), newest event first. */
+export class WebhookDeliveriesService {
+  async list(em: EntityManager, input: { id: string; status?: WebhookDeliveryData['status']; cursor?: string; limit: number }) {
+    await this.endpointExists(em, input.id);
+    const where = ['"endpoint_id" = ?', ...(input.status ? ['"status" = ?'] : [])];
+    const params = [input.id, ...(input.status ? [input.status] : [])];
+    return cursorList(em, { table: DELIVERY_TABLE, where, params, orderBy: 'event_sequence', direction: 'desc' }, input, toDelivery);
+  }
+
+  /** One more attempt, at once; the dispatcher is woken when the transaction commits. */
+  async retry(em: EntityManager, endpointId: string, deliveryId: string): Promise<WebhookDeliveryData> {
+    await this.endpointExists(em, endpointId);
+    const [owned] = await em.execute(`select 1 from ${DELIVERY_TABLE} where "id" = ? and "endpoint_id" = ?`, [deliveryId, endpointId]);
+    if (!owned) throw OperationsError.notFound(deliveryMachine.entity);
+    const row = await transition(em, deliveryMachine, 'retry', deliveryId, {
+      setSql: { max_attempts: '"attempts" + 1', next_attempt_at: 'now()' },
+    });
+    await em.execute(`select pg_notify(?, 'retry')`, [WEBHOOK_WAKE_CHANNEL]);
+    return toDelivery(row);
+  }
+
+  private async endpointExists(em: EntityManager, id: string): Promise<void> {
+    const [row] = await em.execute(`select 1 from "operations"."webhook_endpoint" where "id" = ?`, [id]);
+    if (!row) throw OperationsError.notFound('WebhookEndpoint');
+  }
+}

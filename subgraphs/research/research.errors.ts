@@ -1,0 +1,69 @@
+import { DomainError } from '../../contracts/errors.js';
+import { ResearchErrorCode } from '../../contracts/research/errors.js';
+
+/** Transport-free errors of the research service, built by static factories. */
+export class ResearchError extends DomainError {
+  static missingKey(): ResearchError {
+    return new ResearchError(ResearchErrorCode.missing_api_key, 'Missing API key: send Authorization: Bearer <key>.');
+  }
+
+  static invalidKey(): ResearchError {
+    return new ResearchError(ResearchErrorCode.invalid_api_key, 'Invalid API key.');
+  }
+
+  static keyRevoked(): ResearchError {
+    return new ResearchError(ResearchErrorCode.api_key_revoked, 'This API key was revoked or rotated.');
+  }
+
+  static insufficientScope(scope: string): ResearchError {
+    return new ResearchError(ResearchErrorCode.insufficient_scope, `This API key lacks the scope ${scope}.`, {
+      meta: { requiredScope: scope },
+    });
+  }
+
+  static adminUnauthorized(): ResearchError {
+    return new ResearchError(ResearchErrorCode.admin_unauthorized, 'Not authenticated');
+  }
+
+  static insufficientCredits(creditBalance: number, requiredCredits: number): ResearchError {
+    return new ResearchError(
+      ResearchErrorCode.insufficient_credits,
+      `Not enough credits: this needs ${requiredCredits}, the workspace holds ${creditBalance}. Top up with POST /v1/billing/top-ups.`,
+      { meta: { creditBalance, requiredCredits } },
+    );
+  }
+
+  static workspaceNotFound(): ResearchError {
+    return new ResearchError(ResearchErrorCode.workspace_not_found, 'No such workspace.');
+  }
+
+  static apiKeyNotFound(): ResearchError {
+    return new ResearchError(ResearchErrorCode.api_key_not_found, 'No such key in this workspace.');
+  }
+
+  static apiKeyAlreadyRevoked(): ResearchError {
+    return new ResearchError(ResearchErrorCode.api_key_already_revoked, 'This key is revoked already.');
+  }
+
+  static threadNotFound(): ResearchError {
+    return new ResearchError(ResearchErrorCode.thread_not_found, 'No such case in this workspace.');
+  }
+
+  static threadNotReady(): ResearchError {
+    return new ResearchError(ResearchErrorCode.thread_not_ready, 'Describe the idea first: research needs at least an idea summary.');
+  }
+
+  static paymentsUnavailable(what: string): ResearchError {
+    return new ResearchError(ResearchErrorCode.payments_unavailable, `Payments are not configured here: ${what}.`);
+  }
+
+  static paymentProviderFailed(cause: unknown): ResearchError {
+    return new ResearchError(ResearchErrorCode.payment_provider_failed, 'The payment provider did not create the checkout session.', {
+      cause,
+    });
+  }
+
+  static webhookSignatureInvalid(): ResearchError {
+    return new ResearchError(ResearchErrorCode.webhook_signature_invalid, 'The Stripe-Signature header does not match the body.');
+  }
+}

@@ -1,0 +1,143 @@
+import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
+import { CHAT_TURN_CREDITS } from '../../../contracts/research/account-types.js';
+import type { MessageData } from '../../../contracts/research/case-types.js';
+import type { Logger } from '../../../runtime/logger.js';
+import type { QueueHub } from '../../shared/queues/queue-hub.js';
+import { newId } from '../access/key-secret.js';
+import type { ResearchCaller } from '../access/research-key-guard.js';
+import { anamnesisHash, assessGaps, emptyAnamnesis } from '../assistant/anamnesis.js';
+import type { CreditLedger } from '../billing/credit-ledger.js';
+import { ASSISTANT_TURNS, type TurnJob } from '../queues.js';
+import { MESSAGE_COLUMNS, messageView, type ThreadRow, type ThreadStore } from './thread.store.js';
+import { threadEvents } from './thread-events.js';
+import { isoTime } from '../time.js';
+
+/** What a pending assistant message says until its reply is written. */
+export const WAITING_TEXT = 'The assistant is reading your message…';
+
+/**
+ * Cases: a message is accepted in one transaction — the user's message, the assistant's
+ * pending one, 1 credit reserved against the pending one — and its turn is queued after
+ * the commit. Nothing here starts research.
+ */
+export class ThreadService {
+  constructor(
+    private readonly store: ThreadStore,
+    private readonly ledger: CreditLedger,
+    private readonly queues: QueueHub,
+    private readonly logger: Logger,
+  ) {}
+
+  async list(em: EntityManager, caller: ResearchCaller, page: { cursor?: string; limit: number }) {
+    const rows = await em.execute<Array<ThreadRow & { pending: boolean }>>(
+      `select t.*, exists (select 1 from "research"."message" m where m."thread_id" = t."id" and m."status" = 'pending') as "pending"
+       from "research"."thread" t
+       where t."workspace_id" = ? and t."mode" = ?
+         ${page.cursor ? `and (t."updated_at", t."id") < (select "updated_at", "id" from "research"."thread" where "id" = ?)` : ''}
+       order by t."updated_at" desc, t."id" desc limit ?`,
+      [caller.workspaceId, caller.mode, ...(page.cursor ? [page.cursor] : []), page.limit + 1],
+    );
+    const items = rows.slice(0, page.limit).map((row) => {
+      const summary = String((row.anamnesis as { ideaSummary?: unknown }).ideaSummary ?? '');
+      return {
+        id: row.id,
+        title: summary.length > 80 ? `${summary.slice(0, 79)}…` : summary,
+        messageCount: row.message_count,
+        readinessStatus: row.gap_assessment.readinessStatus,
+        assistantPending: row.pending,
+        latestCompletedReportId: row.latest_completed_report_id,
+        createdAt: isoTime(row.created_at),
+        updatedAt: isoTime(row.updated_at),
+      };
+    });
+    return { items, nextCursor: rows.length > page.limit ? items.at(-1)!.id : null };
+  }
+
+  /** One consistent snapshot: a reply committing meanwhile shows in the messages and the anamnesis, or in neither. */
+  async read(em: EntityManager, caller: ResearchCaller, threadId: string) {
+    return em.transactional(
+      async (work) => {
+        const tx = work as EntityManager;
+        const row = await this.store.find(tx, caller, threadId);
+        const snapshot = await this.store.snapshot(tx, row);
+        const messages = await this.store.messages(tx, row.id);
+        const runs = await this.store.runs(tx, row.id);
+        return { ...snapshot, messages, runs };
+      },
+      { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+    );
+  }
+
+  async events(em: EntityManager, caller: ResearchCaller, input: { threadId: string; after: number; limit: number }) {
+    await this.store.find(em, caller, input.threadId);
+    return threadEvents(em, input.threadId, input.after, input.limit);
+  }
+
+  /** Accepts a message for a new case (no `threadId`) or an existing one; answers the snapshot with the reply pending. */
+  async accept(em: EntityManager, caller: ResearchCaller, threadId: string | undefined, message: string) {
+    const accepted = await em.transactional(async (work) => {
+      const tx = work as EntityManager;
+      const thread = threadId ? await this.store.find(tx, caller, threadId, true) : await this.open(tx, caller);
+      const userMessage = await this.insertMessage(tx, thread, thread.message_count + 1, 'user', message);
+      const assistantMessage = await this.insertMessage(tx, thread, thread.message_count + 2, 'assistant', WAITING_TEXT);
+      const [updated] = await tx.execute<ThreadRow[]>(
+        `update "research"."thread" set "message_count" = "message_count" + 2, "updated_at" = now() where "id" = ? returning *`,
+        [thread.id],
+      );
+      const snapshot = await this.store.snapshot(tx, updated!);
+      // Last, so the balance row stays locked only until the commit that follows.
+      await this.ledger.post(tx, {
+        workspaceId: caller.workspaceId,
+        mode: caller.mode,
+        delta: -CHAT_TURN_CREDITS,
+        kind: 'chat_reserve',
+        reference: assistantMessage.id,
+      });
+      return { assistantMessage, userMessage, ...snapshot };
+    });
+    await this.queueTurn(accepted.assistantMessage.id);
+    return accepted;
+  }
+
+  /** Queues the turn; a lost add is found again by the consumer's recovery, so the caller's answer stands. */
+  private async queueTurn(messageId: string): Promise<void> {
+    try {
+      await this.queues.add<TurnJob>(ASSISTANT_TURNS, messageId, { messageId });
+    } catch (error) {
+      this.logger.warn({ err: error, messageId }, 'assistant turn not queued; recovery will queue it');
+    }
+  }
+
+  private async open(tx: EntityManager, caller: ResearchCaller): Promise<ThreadRow> {
+    const anamnesis = emptyAnamnesis();
+    const [row] = await tx.execute<ThreadRow[]>(
+      `insert into "research"."thread" ("id", "workspace_id", "mode", "anamnesis", "anamnesis_hash", "gap_assessment")
+       values (?, ?, ?, ?::jsonb, ?, ?::jsonb) returning *`,
+      [
+        newId('thread'),
+        caller.workspaceId,
+        caller.mode,
+        JSON.stringify(anamnesis),
+        anamnesisHash(anamnesis),
+        JSON.stringify(assessGaps(anamnesis)),
+      ],
+    );
+    return row!;
+  }
+
+  private async insertMessage(
+    tx: EntityManager,
+    thread: ThreadRow,
+    position: number,
+    role: 'user' | 'assistant',
+    content: string,
+  ): Promise<MessageData> {
+    const pending = role === 'assistant';
+    const [row] = await tx.execute<Parameters<typeof messageView>[0][]>(
+      `insert into "research"."message" ("id", "thread_id", "position", "role", "content", "status", "charge")
+       values (?, ?, ?, ?, ?, ?, ?) returning ${MESSAGE_COLUMNS}`,
+      [newId('msg'), thread.id, position, role, content, pending ? 'pending' : 'complete', pending ? 'reserved' : null],
+    );
+    return messageView(row!);
+  }
+}

@@ -1,0 +1,143 @@
+import type { AccessKind } from '../../../contracts/access.js';
+import { DomainError } from '../../../contracts/errors.js';
+import { validateInput, type InputIssue } from '../../../contracts/input.js';
+import type { OperationContract } from '../../../contracts/operation.js';
+import { refusalOf } from '../../../contracts/refusals.js';
+import type { SubgraphContext } from '../context.js';
+import type { Bindings, Guard, Implementation, OperationCall } from './implementation.js';
+
+export type CallOutcome = 'ok' | 'replayed' | 'refused' | 'failed';
+
+/**
+ * The one path every operation of a subgraph takes, whoever calls (GraphQL, REST
+ * through the gateway, MCP, a stream): its input is validated by its contract; then
+ * its access kind's guard admits the caller — or, for invalid input, only
+ * authenticates, so a missing credential answers first and is never counted — and the
+ * bound service method runs inside the subgraph's `around` wrapper.
+ */
+export class OperationPipeline {
+  private readonly implementations = new Map<string, Implementation>();
+  private readonly streams = new Map<string, Implementation>();
+
+  constructor(
+    private readonly contracts: readonly OperationContract[],
+    private readonly bindings: Bindings,
+    /** Told the outcome of every call (metrics). */
+    private readonly count: (contract: OperationContract, outcome: CallOutcome) => void = () => undefined,
+  ) {
+    for (const implementation of bindings.implementations) {
+      const { contract } = implementation;
+      if (implementation.handler) this.implementations.set(contract.name, implementation);
+      if (implementation.stream) this.streams.set(streamName(contract), implementation);
+    }
+    this.check();
+  }
+
+  /** Every operation is served and every access kind guarded, or the process does not start. */
+  private check(): void {
+    for (const contract of this.contracts) {
+      if (!contract.access) throw new Error(`operation ${contract.name} declares no access`);
+      if (contract.kind === 'edge') continue;
+      if (contract.throttle.length > 0 && !this.bindings.throttle) throw new Error(`operation ${contract.name}: no throttle serves it`);
+      const kind = contract.access.kind;
+      if (!this.bindings.guards[kind]) throw new Error(`operation ${contract.name}: no guard serves access ${kind}`);
+      const served = contract.kind === 'stream' ? this.streams.has(contract.name) : this.implementations.has(contract.name);
+      if (!served) throw new Error(`operation ${contract.name} has no implementation`);
+      for (const binding of contract.rest) {
+        if (binding.stream && !this.streams.has(binding.stream.operation)) {
+          throw new Error(`operation ${contract.name}: no implementation of its stream ${binding.stream.operation}`);
+        }
+      }
+    }
+  }
+
+  private guard(kind: AccessKind): Guard {
+    return this.bindings.guards[kind] as Guard;
+  }
+
+  /** Whether a streaming operation of this name is served here. */
+  hasStream(name: string): boolean {
+    return this.streams.has(name);
+  }
+
+  /** Validates, admits and runs one operation, counting its outcome. */
+  async run(contract: OperationContract, ctx: SubgraphContext, args: Record<string, unknown>): Promise<unknown> {
+    try {
+      const result = await this.execute(contract, ctx, args);
+      this.count(contract, ctx.extensions.idempotentReplayed === true ? 'replayed' : 'ok');
+      return result;
+    } catch (error) {
+      this.count(contract, error instanceof DomainError && error.status < 500 ? 'refused' : 'failed');
+      throw error;
+    }
+  }
+
+  private async execute(contract: OperationContract, ctx: SubgraphContext, args: Record<string, unknown>): Promise<unknown> {
+    const implementation = this.implementations.get(contract.name);
+    if (!implementation?.handler) throw new Error(`operation ${contract.name} has no implementation`);
+    const { input, call } = await this.admit(contract, ctx, args);
+    const handler = implementation.handler;
+    const next = async (admitted: OperationCall) => handler(input as never, admitted as never);
+    try {
+      return await (this.bindings.around ? this.bindings.around(contract, call, next, input) : next(call));
+    } catch (error) {
+      await this.refundRefusal(contract, call, error);
+      throw error;
+    }
+  }
+
+  /** Validates and admits a streaming operation, then opens its events. */
+  async openStream(
+    name: string,
+    ctx: SubgraphContext,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    body?: AsyncIterable<Uint8Array>,
+  ): Promise<AsyncIterable<unknown>> {
+    const implementation = this.streams.get(name);
+    if (!implementation?.stream) throw new Error(`stream ${name} has no implementation`);
+    const { call, input } = await this.admit(implementation.contract, ctx, args);
+    const events = implementation.stream(input as never, call as never, signal, body);
+    return this.refundingBeforeFirst(implementation.contract, call, events);
+  }
+
+  /** A stream's refusal comes before its first event; after one, the call was answered. */
+  private async *refundingBeforeFirst(contract: OperationContract, call: OperationCall, events: AsyncIterable<unknown>) {
+    let started = false;
+    try {
+      for await (const event of events) {
+        started = true;
+        yield event;
+      }
+    } catch (error) {
+      if (!started) await this.refundRefusal(contract, call, error);
+      throw error;
+    }
+  }
+
+  /** An admitted call the service refused as invalid input (422) gives back what it counted. */
+  private async refundRefusal(contract: OperationContract, call: OperationCall, error: unknown): Promise<void> {
+    if (!(error instanceof DomainError) || error.status !== 422) return;
+    await this.guard(contract.access.kind).refund?.(call.ctx, contract.access, call.caller);
+  }
+
+  /** Refuses input the REST edge found invalid, exactly as if the pipeline had found it. */
+  async refuse(contract: OperationContract, ctx: SubgraphContext, issues: readonly InputIssue[]): Promise<never> {
+    await this.guard(contract.access.kind).refuse?.(ctx, contract.access, contract);
+    throw refusalOf(contract, issues);
+  }
+
+  private async admit(contract: OperationContract, ctx: SubgraphContext, args: Record<string, unknown>) {
+    const validation = validateInput(contract, args);
+    if (!validation.ok) return this.refuse(contract, ctx, validation.issues);
+    if (contract.throttle.length > 0) await this.bindings.throttle!(contract, ctx, validation.value as Record<string, unknown>);
+    const caller = await this.guard(contract.access.kind).admit(ctx, contract.access, contract);
+    return { input: validation.value, call: { ctx, caller } as OperationCall };
+  }
+}
+
+/** The name a contract's stream is served under: its REST stream's, or its own for a streaming operation. */
+function streamName(contract: OperationContract): string {
+  if (contract.kind === 'stream') return contract.name;
+  return contract.rest.find((binding) => binding.stream)?.stream?.operation ?? contract.name;
+}

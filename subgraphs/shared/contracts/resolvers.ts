@@ -1,0 +1,157 @@
+import { GraphQLJSON } from 'graphql-scalars';
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
+import { z } from 'zod';
+import type { InputIssue } from '../../../contracts/input.js';
+import type { OperationContract, ServiceName } from '../../../contracts/operation.js';
+import { describeSchema, fieldArgs, kindOf, unwrap } from '../../../contracts/schema-shape.js';
+import type { SubgraphContext } from '../context.js';
+import { graphqlTypes } from './graphql-types.js';
+import type { FieldImplementation } from './implementation.js';
+import type { OperationPipeline } from './pipeline.js';
+
+/**
+ * The type-graphql resolvers of a service's contracts, generated: one field per query
+ * or mutation (arguments from the input schema, type from the output schema) that
+ * hands its call to the pipeline, field resolvers for output fields with arguments, and
+ * `<service>InputRefusal`, through which the REST edge has the service refuse input it
+ * found invalid. Behaviour is looked up when a call arrives, so the schema can be
+ * built (and printed) without services.
+ */
+
+export interface ContractRuntime {
+  readonly pipeline: OperationPipeline;
+  readonly fields: ReadonlyMap<z.ZodType, FieldImplementation>;
+}
+
+const pascal = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
+
+/** Declares a method on a generated class and applies decorators to it as TypeScript would. */
+function method(cls: ClassType, name: string, body: (...params: unknown[]) => unknown): PropertyDescriptor {
+  Object.defineProperty(cls.prototype, name, { value: body, writable: true, configurable: true });
+  return Object.getOwnPropertyDescriptor(cls.prototype, name)!;
+}
+
+/**
+ * Arguments as type-graphql parameters, in order from `offset` (after `@Root` for a
+ * field resolver); the context comes last. Returns how to read them back.
+ */
+function declareArgs(
+  cls: ClassType,
+  name: string,
+  shape: Readonly<Record<string, z.ZodType>>,
+  hint: string,
+  offset = 0,
+): (params: unknown[]) => Record<string, unknown> {
+  const fields = Object.entries(shape);
+  fields.forEach(([field, schema], index) => {
+    const { type, nullable } = graphqlTypes.fieldType(schema, `${hint}${pascal(field)}`, 'input');
+    Arg(field, type as never, { nullable, description: describeSchema(schema) })(cls.prototype, name, offset + index);
+  });
+  Ctx()(cls.prototype, name, offset + fields.length);
+  return (params) => {
+    const args: Record<string, unknown> = {};
+    fields.forEach(([field], index) => {
+      const value = params[offset + index];
+      if (value !== undefined) args[field] = plain(value);
+    });
+    return args;
+  };
+}
+
+/** type-graphql hands input objects over as class instances; contracts validate plain data. */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item)]));
+  return value;
+}
+
+function operationResolver(service: ServiceName, contracts: readonly OperationContract[], runtime: () => ContractRuntime): ClassType {
+  const cls = { [`${pascal(service)}ContractResolver`]: class {} }[`${pascal(service)}ContractResolver`]!;
+  for (const contract of contracts) {
+    if (contract.kind !== 'query' && contract.kind !== 'mutation') continue;
+    let read: (params: unknown[]) => Record<string, unknown> = () => ({});
+    const descriptor = method(cls, contract.name, (...params: unknown[]) =>
+      runtime().pipeline.run(contract, params.at(-1) as SubgraphContext, read(params)),
+    );
+    read = declareArgs(cls, contract.name, contract.args.shape, pascal(contract.name));
+    const { type, nullable } = graphqlTypes.fieldType(contract.output, `${pascal(contract.name)}Result`, 'output');
+    const description = [contract.summary, contract.description].filter(Boolean).join('. ');
+    const options = { name: contract.name, description, nullable: contract.nullable || nullable };
+    (contract.kind === 'query' ? Query : Mutation)(type as never, options)(cls.prototype, contract.name, descriptor);
+  }
+  refusalField(cls, service, contracts, runtime);
+  Resolver()(cls);
+  return cls;
+}
+
+/** `<service>InputRefusal(operation, issues)`: always an error — the one the service answers for that input. */
+function refusalField(cls: ClassType, service: ServiceName, contracts: readonly OperationContract[], runtime: () => ContractRuntime): void {
+  const name = `${service}InputRefusal`;
+  const byName = new Map(contracts.map((contract) => [contract.name, contract]));
+  const descriptor = method(cls, name, (operation: unknown, issues: unknown, ctx: unknown) => {
+    const contract = byName.get(String(operation));
+    if (!contract) throw new Error(`no operation ${String(operation)}`);
+    return runtime().pipeline.refuse(contract, ctx as SubgraphContext, issues as InputIssue[]);
+  });
+  Arg('operation', () => String)(cls.prototype, name, 0);
+  Arg('issues', () => GraphQLJSON)(cls.prototype, name, 1);
+  Ctx()(cls.prototype, name, 2);
+  const description = 'Internal: how the REST edge has this service refuse input it found invalid. Always answers with an error.';
+  Query(() => Boolean, { name, nullable: true, description })(cls.prototype, name, descriptor);
+}
+
+/** Object schemas reachable from the outputs, each once. */
+function objectSchemas(roots: readonly z.ZodType[]): z.ZodObject[] {
+  const seen = new Set<z.ZodType>();
+  const found: z.ZodObject[] = [];
+  const visit = (schema: z.ZodType) => {
+    const kind = kindOf(unwrap(schema).base);
+    if (kind.kind === 'list') return visit(kind.item);
+    if (kind.kind !== 'object') return;
+    const base = unwrap(schema).base;
+    if (seen.has(base)) return;
+    seen.add(base);
+    found.push(base as z.ZodObject);
+    for (const field of Object.values(kind.shape)) visit(field);
+  };
+  roots.forEach(visit);
+  return found;
+}
+
+/** Field resolvers of output fields declared with arguments (`.meta({ args })`). */
+function fieldResolvers(contracts: readonly OperationContract[], runtime: () => ContractRuntime): ClassType[] {
+  const resolvers: ClassType[] = [];
+  for (const schema of objectSchemas(contracts.map((contract) => contract.output))) {
+    for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+      const args = fieldArgs(fieldSchema);
+      if (!args) continue;
+      const owner = graphqlTypes.objectClass(schema, 'Unnamed');
+      const name = `${owner.name}${pascal(field)}Resolver`;
+      const cls = { [name]: class {} }[name]!;
+      const argsSchema = z.object(args);
+      let read: (params: unknown[]) => Record<string, unknown> = () => ({});
+      const descriptor = method(cls, field, (...params: unknown[]) => {
+        const implementation = runtime().fields.get(schema)?.fields[field];
+        if (!implementation) throw new Error(`no resolver for ${owner.name}.${field}`);
+        return implementation(params[0] as never, argsSchema.parse(read(params)) as never, params.at(-1) as SubgraphContext);
+      });
+      Root()(cls.prototype, field, 0);
+      read = declareArgs(cls, field, args, `${owner.name}${pascal(field)}`, 1);
+      const { type, nullable } = graphqlTypes.fieldType(fieldSchema, `${owner.name}${pascal(field)}`, 'output');
+      FieldResolver(type as never, { name: field, nullable, description: describeSchema(fieldSchema) })(cls.prototype, field, descriptor);
+      Resolver(() => owner)(cls);
+      resolvers.push(cls);
+    }
+  }
+  return resolvers;
+}
+
+/** Every generated resolver of a service. */
+export function contractResolverClasses(
+  service: ServiceName,
+  contracts: readonly OperationContract[],
+  runtime: () => ContractRuntime,
+): ClassType[] {
+  return [operationResolver(service, contracts, runtime), ...fieldResolvers(contracts, runtime)];
+}

@@ -1,0 +1,76 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TopicFeed } from '../../../contracts/subscription.js';
+
+/**
+ * Writing to a service's topic feed (contracts/subscription.ts), the source of its
+ * GraphQL subscriptions. An event is appended in the transaction of the change it
+ * reports; its sequence number is the topic's next, taken under the topic's head row
+ * lock, so per topic the sequence order is the commit order and a reader that saw
+ * sequence n never finds an n-1 committed later. Committing wakes readers with
+ * `NOTIFY <channel>, '<topic>'`.
+ */
+
+/** The statements that create a feed's tables and trigger, for a service's migration. */
+export function topicFeedDdl(feed: TopicFeed): string[] {
+  const [schema] = feed.events.split('.');
+  const notify = `${schema}."notify_topic_event"`;
+  return [
+    `create table ${feed.heads} ("topic" text primary key, "last_sequence" bigint not null)`,
+    `create table ${feed.events} (
+      "topic" text not null,
+      "sequence" bigint not null,
+      "type" text not null,
+      "payload" jsonb not null,
+      "occurred_at" timestamptz not null default clock_timestamp(),
+      primary key ("topic", "sequence")
+    )`,
+    `create function ${notify}() returns trigger language plpgsql as $fn$
+     begin perform pg_notify('${feed.channel}', new."topic"); return null; end $fn$`,
+    `create trigger "topic_event_notify" after insert on ${feed.events} for each row execute function ${notify}()`,
+  ];
+}
+
+export interface TopicEvent {
+  readonly topic: string;
+  readonly type: string;
+  /** What subscribers receive (with `sequence` added); must match the subscription's event type. */
+  readonly payload: Record<string, unknown>;
+}
+
+/** Appends an event in the caller's transaction and returns its sequence number. */
+export async function publishToTopic(em: EntityManager, feed: TopicFeed, event: TopicEvent): Promise<number> {
+  const [row] = await em.execute<Array<{ sequence: string }>>(
+    `with head as (
+       insert into ${feed.heads} ("topic", "last_sequence") values (?, 1)
+       on conflict ("topic") do update set "last_sequence" = ${feed.heads}."last_sequence" + 1
+       returning "last_sequence"
+     )
+     insert into ${feed.events} ("topic", "sequence", "type", "payload")
+     select ?, "last_sequence", ?, ?::jsonb from head returning "sequence"`,
+    [event.topic, event.topic, event.type, JSON.stringify(event.payload)],
+  );
+  return Number(row!.sequence);
+}
+
+export interface StoredTopicEvent {
+  readonly sequence: number;
+  readonly type: string;
+  readonly payload: Record<string, unknown>;
+  readonly occurredAt: Date;
+}
+
+/** A topic's events after `after`, oldest first. */
+export async function readTopic(
+  em: EntityManager,
+  feed: TopicFeed,
+  topic: string,
+  after: number,
+  limit: number,
+): Promise<StoredTopicEvent[]> {
+  const rows = await em.execute<Array<{ sequence: string; type: string; payload: Record<string, unknown>; occurred_at: Date }>>(
+    `select "sequence", "type", "payload", "occurred_at" from ${feed.events}
+     where "topic" = ? and "sequence" > ? order by "sequence" limit ?`,
+    [topic, after, limit],
+  );
+  return rows.map((row) => ({ sequence: Number(row.sequence), type: row.type, payload: row.payload, occurredAt: row.occurred_at }));
+}

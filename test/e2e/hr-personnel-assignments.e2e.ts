@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, type Call, type Session } from '../support/operations.js';
+import { startStack, type TestStack } from '../support/stack.js';
+
+/** Personnel over REST: corrections, transfers between objects, and termination against open assignments (with and without force). */
+
+let stack: TestStack;
+let admin: Session;
+let engineer: Session;
+let foreman: Session;
+let north: string;
+let south: string;
+let driller: string;
+let blaster: string;
+
+let tab = 0;
+
+async function hire(overrides: Record<string, unknown> = {}): Promise<Call> {
+  tab += 1;
+  const body = {
+    fullName: `Employee ${tab}`,
+    tabNumber: `T-${tab}`,
+    positionId: driller,
+    hiredAt: '2020-03-01',
+    objectId: north,
+    ...overrides,
+  };
+  return call(stack, admin, 'POST', '/api/v1/hr/personnel', body, idempotencyKey());
+}
+
+async function hired(overrides: Record<string, unknown> = {}): Promise<{ id: string; tabNumber: string }> {
+  const response = await hire(overrides);
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body;
+}
+
+const act = (session: Session, id: string, verb: string, body: Record<string, unknown> = {}) =>
+  call(stack, session, 'POST', `/api/v1/hr/personnel/${id}/${verb}`, body, idempotencyKey());
+
+beforeAll(async () => {
+  stack = await startStack({ ...OPERATIONS_ENV });
+  [admin, engineer, foreman] = await Promise.all([
+    login(stack, demoEmail('Admin')),
+    login(stack, demoEmail('Engineer')),
+    login(stack, demoEmail('Foreman')),
+  ]);
+  const objects = (await call(stack, admin, 'GET', '/api/v1/core/production-objects')).body as Array<{ id: string; code: string }>;
+  north = objects.find((object) => object.code === 'NORTH')!.id;
+  south = objects.find((object) => object.code === 'SOUTH')!.id;
+  const positions = (await call(stack, admin, 'GET', '/api/v1/hr/positions')).body as Array<{ id: string; code: string }>;
+  driller = positions.find((position) => position.code === 'DRILLER')!.id;
+  blaster = positions.find((position) => position.code === 'BLASTER')!.id;
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('corrections and transfers', () => {
+  it('corrects the card, clears optional fields with null, and keeps tabNumber unique', async () => {
+    const { id } = await hired({ phone: '123', email: 'a@example.org', birthDate: '1990-01-01' });
+    const patched = await call(
+      stack,
+      admin,
+      'PATCH',
+      `/api/v1/hr/personnel/${id}`,
+      { fullName: 'Renamed', positionId: blaster, phone: null, email: null, birthDate: null },
+      idempotencyKey(),
+    );
+    expect(patched.body).toMatchObject({
+      fullName: 'Renamed',
+      positionId: blaster,
+      phone: null,
+      email: null,
+      birthDate: null,
+      objectId: north,
+    });
+    const other = await hired();
+    const clash = await call(stack, admin, 'PATCH', `/api/v1/hr/personnel/${id}`, { tabNumber: other.tabNumber }, idempotencyKey());
+    expect(clash.status).toBe(409);
+    expect(clash.body.code).toBe('HR_TAB_NUMBER_TAKEN');
+    expect((await call(stack, engineer, 'PATCH', `/api/v1/hr/personnel/${id}`, { fullName: 'x' }, idempotencyKey())).status).toBe(403);
+  });
+
+  it('transfers to another object with a reason; same object, unknown object and bad reasons are refused', async () => {
+    const { id } = await hired({ objectId: north });
+    const moved = await act(engineer, id, 'transfer', {
+      toObjectId: south,
+      reason: 'Needed at the south pit',
+      effectiveFrom: '2026-02-01',
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body.objectId).toBe(south);
+    expect((await act(foreman, id, 'arrive-on-watch')).status).toBe(404);
+    const same = await act(admin, id, 'transfer', { toObjectId: south, reason: 'again' });
+    expect(same.status).toBe(422);
+    expect(same.body.code).toBe('HR_SAME_OBJECT');
+    expect((await act(admin, id, 'transfer', { toObjectId: randomUUID(), reason: 'r' })).body.code).toBe('HR_REFERENCE_NOT_FOUND');
+    expect((await act(admin, id, 'transfer', { toObjectId: north, reason: '' })).status).toBe(422);
+    expect((await act(admin, id, 'transfer', { toObjectId: north, reason: 'x'.repeat(1001) })).status).toBe(422);
+    expect((await act(admin, id, 'transfer', { toObjectId: north, reason: 'x'.repeat(1000) })).body.objectId).toBe(north);
+    const history = await call(stack, admin, 'GET', `/api/v1/core/audit?entityType=Personnel&entityId=${id}`);
+    expect(history.body.items.filter((item: { operation: string }) => item.operation === 'hrTransferPersonnel')).toHaveLength(2);
+  });
+
+  it('on a transfer, closes the membership in a brigade of the old object and ends the lead of its brigades', async () => {
+    const person = await hired({ objectId: north });
+    const lead = await call(
+      stack,
+      engineer,
+      'POST',
+      '/api/v1/hr/brigades',
+      { name: 'North drillers', objectId: north, workType: 'drilling', brigadierId: person.id },
+      idempotencyKey(),
+    );
+    const team = await call(
+      stack,
+      engineer,
+      'POST',
+      '/api/v1/hr/brigades',
+      { name: 'North team', objectId: north, workType: 'auxiliary' },
+      idempotencyKey(),
+    );
+    const joined = await call(
+      stack,
+      engineer,
+      'POST',
+      `/api/v1/hr/brigades/${team.body.id}/members`,
+      { personnelId: person.id, fromDate: '2026-01-01' },
+      idempotencyKey(),
+    );
+    expect(joined.status).toBe(201);
+    await act(admin, person.id, 'transfer', { toObjectId: south, reason: 'moved', effectiveFrom: '2026-03-01' });
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${team.body.id}/roster`)).body).toEqual([]);
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${lead.body.id}`)).body.brigadierId).toBeNull();
+  });
+});
+
+describe('termination and open assignments', () => {
+  async function assigned() {
+    const person = await hired({ objectId: north });
+    const led = await call(
+      stack,
+      admin,
+      'POST',
+      '/api/v1/hr/brigades',
+      { name: 'Led', objectId: north, workType: 'blasting', brigadierId: person.id },
+      idempotencyKey(),
+    );
+    const member = await call(
+      stack,
+      admin,
+      'POST',
+      '/api/v1/hr/brigades',
+      { name: 'Member of', objectId: north, workType: 'drilling' },
+      idempotencyKey(),
+    );
+    await call(
+      stack,
+      admin,
+      'POST',
+      `/api/v1/hr/brigades/${member.body.id}/members`,
+      { personnelId: person.id, fromDate: '2026-01-05' },
+      idempotencyKey(),
+    );
+    return { person, led: led.body.id as string, member: member.body.id as string };
+  }
+
+  it('refuses to terminate an employee with an active membership or the lead of an active brigade, naming both', async () => {
+    const { person, led, member } = await assigned();
+    const refused = await act(admin, person.id, 'terminate', { reason: 'Leaving' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('HR_OPEN_ASSIGNMENTS');
+    expect(refused.body.title).toContain(member);
+    expect(refused.body.title).toContain(led);
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/personnel/${person.id}`)).body.status).toBe('active');
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${member}/roster`)).body).toHaveLength(1);
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${led}`)).body.brigadierId).toBe(person.id);
+  });
+
+  it('with force, closes the membership as of the termination date and removes the brigadier in the same transaction', async () => {
+    const { person, led, member } = await assigned();
+    const terminated = await act(admin, person.id, 'terminate', { reason: 'Leaving', terminatedAt: '2026-02-01', force: true });
+    expect(terminated.body).toMatchObject({ status: 'terminated', terminatedAt: '2026-02-01' });
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${member}/roster`)).body).toEqual([]);
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${led}`)).body.brigadierId).toBeNull();
+    const rejoin = await call(stack, admin, 'POST', `/api/v1/hr/brigades/${member}/members`, { personnelId: person.id }, idempotencyKey());
+    expect(rejoin.status).toBe(409);
+    expect(rejoin.body.code).toBe('HR_PERSONNEL_TERMINATED');
+  });
+
+  it('terminates without force an employee with no open assignment', async () => {
+    const { id } = await hired();
+    expect((await act(admin, id, 'terminate', { reason: 'Retired', force: false })).body.status).toBe('terminated');
+  });
+});

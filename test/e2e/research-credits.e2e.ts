@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  allComplete,
+  call,
+  fundedWorkspace,
+  READY_IDEA,
+  readLedger,
+  readUntil,
+  runsSettled,
+  startResearchStack,
+} from '../support/research.js';
+import type { TestStack } from '../support/stack.js';
+
+/** Credits: the billing record, reservations under concurrency, paid runs, reuse and refunds, over real HTTP. */
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startResearchStack();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** A case made ready by one message, its reply complete. */
+async function readyCase(key: string): Promise<string> {
+  const created = await call(stack, key, 'POST', '/v1/chat/threads', { message: READY_IDEA });
+  expect(created.status).toBe(202);
+  const view = await readUntil(stack, key, created.body.thread.id, allComplete);
+  expect(view.gapAssessment.readinessStatus).toBe('ready');
+  return created.body.thread.id as string;
+}
+
+describe('GET /v1/billing', () => {
+  it('answers the Billing record exactly, with the balance of the key’s workspace', async () => {
+    const workspace = await fundedWorkspace(stack, 'billing', 42);
+    const billing = await call(stack, workspace.key, 'GET', '/v1/billing');
+    expect(billing.status).toBe(200);
+    expect(billing.body).toEqual({
+      chatTurnBillingMode: 'fixed',
+      chatTurnMaxReserveCredits: 1,
+      creditBalance: 42,
+      currency: 'usd',
+      pricePer100CreditsUsd: 10,
+      researchRunBillingMode: 'fixed',
+      researchRunPriceCredits: 30,
+      topUpEndpoint: `${stack.url}/v1/billing/top-ups`,
+      topUpOptions: [
+        { creditQuantity: 100, usdQuantity: 10 },
+        { creditQuantity: 250, usdQuantity: 25 },
+        { creditQuantity: 500, usdQuantity: 50 },
+        { creditQuantity: 1000, usdQuantity: 100 },
+      ],
+      topUpScope: 'billing_write',
+    });
+  });
+
+  it('keeps test credits apart from live ones', async () => {
+    const live = await fundedWorkspace(stack, 'modes', 7);
+    const testKey = await call(stack, live.adminKey, 'POST', '/v1/api-keys', { name: 't', scopes: ['billing_read'], mode: 'test' });
+    expect((await call(stack, testKey.body.key, 'GET', '/v1/billing')).body.creditBalance).toBe(0);
+    expect((await call(stack, live.key, 'GET', '/v1/billing')).body.creditBalance).toBe(7);
+  });
+});
+
+describe('chat turns', () => {
+  it('accepts exactly 10 of 50 concurrent turns on 10 credits, answers the rest 402, and keeps the ledger exact', async () => {
+    const workspace = await fundedWorkspace(stack, 'concurrency', 10);
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: `Idea number ${n}.` })),
+    );
+    const accepted = replies.filter((reply) => reply.status === 202);
+    const refused = replies.filter((reply) => reply.status === 402);
+    expect(accepted).toHaveLength(10);
+    expect(refused).toHaveLength(40);
+    for (const reply of refused) expect(reply.body).toEqual({ error: expect.any(String), creditBalance: 0, requiredCredits: 1 });
+    const ledger = await readLedger(stack, workspace.id);
+    expect(ledger.balance).toBe(0);
+    expect(ledger.rows[0]).toMatchObject({ kind: 'grant', delta: 10, balanceAfter: 10 });
+    const reserves = ledger.rows.slice(1);
+    expect(reserves.map((row) => row.kind)).toEqual(Array(10).fill('chat_reserve'));
+    expect(reserves.map((row) => row.balanceAfter)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    expect(new Set(reserves.map((row) => row.reference))).toEqual(new Set(accepted.map((reply) => reply.body.assistantMessage.id)));
+    expect(ledger.rows.reduce((sum, row) => sum + row.delta, 0)).toBe(ledger.balance);
+    // Successful turns settle their reservation: nothing comes back.
+    for (const reply of accepted) await readUntil(stack, workspace.key, reply.body.thread.id, allComplete);
+    expect((await readLedger(stack, workspace.id)).rows).toHaveLength(11);
+  });
+
+  it('never starts research from a chat route, even when the case is ready', async () => {
+    const workspace = await fundedWorkspace(stack, 'no research', 20);
+    const threadId = await readyCase(workspace.key);
+    await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/messages`, { message: 'Competitors: Rover, Wag' });
+    const view = await readUntil(stack, workspace.key, threadId, allComplete);
+    expect(view.runs).toEqual([]);
+    expect(view.gapAssessment.readinessStatus).toBe('ready');
+    expect((await readLedger(stack, workspace.id)).rows.map((row) => row.kind)).toEqual(['grant', 'chat_reserve', 'chat_reserve']);
+  });
+});
+
+describe('research runs', () => {
+  it('charges once for two concurrent starts of the same case', async () => {
+    const workspace = await fundedWorkspace(stack, 'two starts', 100);
+    const threadId = await readyCase(workspace.key);
+    const [first, second] = await Promise.all([
+      call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {}),
+      call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {}),
+    ]);
+    expect([first.status, second.status]).toEqual([202, 202]);
+    expect(first.body.runId).toBe(second.body.runId);
+    const charges = (await readLedger(stack, workspace.id)).rows.filter((row) => row.kind === 'research_charge');
+    expect(charges).toEqual([{ kind: 'research_charge', delta: -30, balanceAfter: 69, reference: first.body.runId }]);
+  });
+
+  it('reuses an exactly matching report for free (200), runs again with force (202), and again when the anamnesis changed', async () => {
+    const workspace = await fundedWorkspace(stack, 'reuse', 100);
+    const threadId = await readyCase(workspace.key);
+    const started = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({
+      reused: false,
+      runId: expect.stringMatching(/^run_/),
+      run: { status: 'queued', creditsCharged: 30 },
+      anamnesisSnapshot: { ideaSummary: expect.stringContaining('dog owners') },
+      gapAssessment: { readinessStatus: 'ready' },
+      reportStaleness: { isStale: false },
+      thread: { id: threadId },
+      report: null,
+    });
+    const done = await readUntil(stack, workspace.key, threadId, runsSettled);
+    expect(done.runs[0]).toMatchObject({ id: started.body.runId, status: 'completed', reportId: done.thread.latestCompletedReportId });
+    const reused = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
+    expect(reused.status).toBe(200);
+    expect(reused.body).toMatchObject({ reused: true, runId: started.body.runId, report: { id: done.thread.latestCompletedReportId } });
+    expect((await readLedger(stack, workspace.id)).balance).toBe(100 - 1 - 30);
+    const forced = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, { force: true });
+    expect(forced.status).toBe(202);
+    expect(forced.body.runId).not.toBe(started.body.runId);
+    await readUntil(stack, workspace.key, threadId, (view) => runsSettled(view) && view.runs.length === 2);
+    expect((await readLedger(stack, workspace.id)).balance).toBe(100 - 1 - 60);
+    await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/messages`, { message: 'Platform: iOS' });
+    const changed = await readUntil(stack, workspace.key, threadId, allComplete);
+    expect(changed.reportStaleness).toEqual({ isStale: true, latestCompletedReportId: changed.thread.latestCompletedReportId });
+    const again = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
+    expect(again.status).toBe(202);
+    expect(again.body.anamnesisSnapshot.platform).toBe('iOS');
+  });
+
+  it('answers 402 with the balance and the 30 credits a run needs, charging nothing', async () => {
+    const workspace = await fundedWorkspace(stack, 'poor', 12);
+    const threadId = await readyCase(workspace.key);
+    const refused = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
+    expect(refused.status).toBe(402);
+    expect(refused.body).toEqual({ error: expect.any(String), creditBalance: 11, requiredCredits: 30 });
+    expect((await call(stack, workspace.key, 'GET', `/v1/chat/threads/${threadId}`)).body.runs).toEqual([]);
+  });
+
+  it('refuses research on a case with no idea yet (409) and an unknown case (404)', async () => {
+    const workspace = await fundedWorkspace(stack, 'not ready', 50);
+    const created = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: 'hello' });
+    const view = await readUntil(stack, workspace.key, created.body.thread.id, allComplete);
+    expect(view.gapAssessment.readinessStatus).toBe('needs_idea');
+    const notReady = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${created.body.thread.id}/research-runs`, {});
+    expect(notReady.status).toBe(409);
+    expect(notReady.body.code).toBe('thread_not_ready');
+    expect((await readLedger(stack, workspace.id)).rows.map((row) => row.kind)).toEqual(['grant', 'chat_reserve']);
+    const unknown = await call(stack, workspace.key, 'POST', '/v1/chat/threads/thread_nope/research-runs', {});
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('thread_not_found');
+  });
+});

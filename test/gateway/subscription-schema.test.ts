@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { parse, printType } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { composeServices } from '@apollo/composition';
+import { SUBSCRIPTIONS } from '../../contracts/registry.js';
+import { prepareSubscription, subscriptionSchema } from '../../gateway/subscriptions/subscription-schema.js';
+
+/** The supergraph's API schema, as the gateway loads it. */
+function apiSchema() {
+  const names = ['library', 'research', 'operations'];
+  const composed = composeServices(
+    names.map((name) => ({
+      name,
+      url: `http://${name}.invalid/graphql`,
+      typeDefs: parse(readFileSync(new URL(`../../schema/subgraphs/${name}.graphql`, import.meta.url), 'utf8')),
+    })),
+  );
+  if (composed.errors) throw new Error(composed.errors.map((error) => error.message).join('\n'));
+  return composed.schema.toAPISchema().toGraphQLJSSchema();
+}
+
+describe('the subscription schema', () => {
+  it('adds one Subscription field per declared subscription: its grant’s arguments plus after, its event type', () => {
+    const schema = subscriptionSchema(apiSchema(), SUBSCRIPTIONS);
+    const printed = printType(schema.getSubscriptionType()!);
+    expect(printed).toContain('threadUpdated(');
+    expect(printed).toMatch(/threadId: String!/);
+    expect(printed).toMatch(/after: Int\n/);
+    expect(printed).toMatch(/\): ResearchThreadEvent!/);
+  });
+
+  it('asks the owning service for the topic and checks connections with a query without arguments', () => {
+    const prepared = prepareSubscription(apiSchema(), SUBSCRIPTIONS[0]!);
+    expect(prepared.grantDocument.replace(/\s+/g, ' ')).toBe(
+      'query SubscriptionGrant($threadId: String!) { researchThreadWatch(threadId: $threadId) { topic } }',
+    );
+    expect(prepared.authenticateDocument.replace(/\s+/g, ' ')).toBe('query SubscriptionAuthenticate { researchPing { __typename } }');
+  });
+});

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_LIMITS } from '../../gateway/limits.js';
+import { startStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+interface GraphQLErrorBody {
+  errors?: Array<{ message: string; extensions?: { code?: string } }>;
+}
+
+async function post(query: string): Promise<{ status: number; body: GraphQLErrorBody }> {
+  const response = await stack.fetch('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  return { status: response.status, body: (await response.json()) as GraphQLErrorBody };
+}
+
+describe('POST /graphql answers client errors with 400 and a clear message', () => {
+  it('a syntax error is a 400 GRAPHQL_PARSE_FAILED naming the syntax error', async () => {
+    const { status, body } = await post('query { ');
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect(body.errors?.[0]?.message).toMatch(/^Syntax Error: Expected Name, found <EOF>/);
+  });
+
+  it('a document past the token limit is a 400 naming the limit', async () => {
+    const fields = Array.from({ length: GATEWAY_LIMITS.maxTokens }, () => '__typename').join(' ');
+    const { status, body } = await post(`{ ${fields} }`);
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect(body.errors?.[0]?.message).toMatch(new RegExp(`^Syntax Error: Token limit of ${GATEWAY_LIMITS.maxTokens} exceeded`));
+  });
+
+  it('two anonymous operations in one document are a 400 GRAPHQL_VALIDATION_FAILED', async () => {
+    const { status, body } = await post('{ __typename } { __typename }');
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(body.errors?.[0]?.message).toMatch(/anonymous operation/i);
+  });
+
+  it('a subscription before the schema has a subscription type is a 400 naming it', async () => {
+    const { status, body } = await post('subscription { __typename }');
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(body.errors?.[0]?.message).toMatch(/subscription/i);
+  });
+});

@@ -1,0 +1,64 @@
+import { expect } from 'vitest';
+import { call, idempotencyKey, type Session } from '../operations.js';
+import type { TestStack } from '../stack.js';
+import { importOne } from './core.js';
+import type { ForeignRecords } from './types.js';
+
+/** Creates a record as the other organization's Admin and returns its id. */
+async function create(stack: TestStack, admin: Session, path: string, body: unknown): Promise<string> {
+  const response = await call(stack, admin, 'POST', path, body, idempotencyKey());
+  expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(201);
+  return (response.body.id ?? response.body.inboundId) as string;
+}
+
+/** A supplier with a contact and a bank account, a warehouse, an item, a transfer, a request and an inventory. */
+export const scmForeignRecords: ForeignRecords = async (context) => {
+  const { stack, admin } = context;
+  const supplier = await create(stack, admin, '/api/v1/scm/suppliers', { bin: '971240001315', legalName: 'Other Supplier' });
+  const contact = await create(stack, admin, `/api/v1/scm/suppliers/${supplier}/contacts`, { fullName: 'Other Contact' });
+  const bank = await create(stack, admin, `/api/v1/scm/suppliers/${supplier}/bank-accounts`, {
+    bankName: 'Other Bank',
+    iban: 'KZ86125KZT5004100100',
+  });
+  const objectId = await importOne(context, '/api/v1/core/production-objects', 'scm-object');
+  const warehouse = await create(stack, admin, '/api/v1/scm/warehouses', { objectId, code: 'OTHER-1', name: 'Other store' });
+  const target = await create(stack, admin, '/api/v1/scm/warehouses', { objectId, code: 'OTHER-2', name: 'Other store 2' });
+  const item = await create(stack, admin, '/api/v1/scm/tmc/items', {
+    nomenclatureCode: 'OTHER',
+    name: 'Other item',
+    category: 'spare',
+    unit: 'шт',
+  });
+  const line = { itemId: item, quantity: 5 };
+  await create(stack, admin, '/api/v1/scm/tmc/receipts', {
+    warehouseId: warehouse,
+    source: 'return',
+    inboundDate: '2026-11-01',
+    documentNumber: 'R-1',
+    receivedById: admin.userId,
+    lines: [{ ...line, price: 10 }],
+  });
+  const transfer = await create(stack, admin, '/api/v1/scm/tmc/transfers', {
+    fromWarehouseId: warehouse,
+    toWarehouseId: target,
+    transferDate: '2026-11-02',
+    documentNumber: 'T-1',
+    lines: [{ itemId: item, quantity: 1 }],
+  });
+  const request = await create(stack, admin, '/api/v1/scm/tmc/requests', {
+    warehouseId: warehouse,
+    justification: 'Needed',
+    lines: [line],
+  });
+  const inventory = await create(stack, admin, '/api/v1/scm/tmc/inventories', { warehouseId: warehouse, inventoryDate: '2026-11-03' });
+  return {
+    '/api/v1/scm/suppliers': supplier,
+    contactId: contact,
+    bankId: bank,
+    '/api/v1/scm/warehouses': warehouse,
+    '/api/v1/scm/tmc/items': item,
+    '/api/v1/scm/tmc/transfers': transfer,
+    '/api/v1/scm/tmc/requests': request,
+    '/api/v1/scm/tmc/inventories': inventory,
+  };
+};
