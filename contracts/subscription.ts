@@ -30,15 +30,24 @@ export function topicFeed(schema: string): TopicFeed {
   return { events: `"${schema}"."topic_event"`, heads: `"${schema}"."topic_head"`, channel: `${schema}_topic_events` };
 }
 
+/** One kind of credential a subscription accepts, e.g. a key or a signed-in user's access token. */
+export interface SubscriptionAccess {
+  /** A query without arguments that fails for credentials of another kind or invalid ones (checked at connect). */
+  readonly authenticate: OperationContract;
+  /** A query answering `{ topic }` for the subscription's arguments (all but `after`), or refusing. */
+  readonly grant: OperationContract;
+}
+
 export interface SubscriptionContract {
   readonly service: ServiceName;
   /** The field on `Subscription`. */
   readonly name: string;
   readonly description: string;
-  /** A query without arguments that fails for credentials the service does not accept (checked at connect). */
-  readonly authenticate: OperationContract;
-  /** A query answering `{ topic }` for the subscription's arguments (all but `after`), or refusing. */
-  readonly grant: OperationContract;
+  /**
+   * The credentials it accepts, each with its check and its grant: a subscription uses the
+   * grant of the first whose check the connection passed. Every grant takes the same arguments.
+   */
+  readonly access: readonly SubscriptionAccess[];
   /** The event type, named with `.meta({ id })`; each event carries its `sequence`. */
   readonly event: z.ZodType;
   readonly feed: TopicFeed;
@@ -52,9 +61,15 @@ export const resumeArgumentOf = (contract: SubscriptionContract): string => cont
 export function defineSubscription(declaration: SubscriptionContract): SubscriptionContract {
   const where = `subscription ${declaration.name}`;
   if (!/^[a-z][A-Za-z0-9]*$/.test(declaration.name)) throw new Error(`${where}: the name must be camelCase`);
-  if (declaration.grant.kind !== 'query') throw new Error(`${where}: its grant must be a query`);
-  if (declaration.authenticate.kind !== 'query') throw new Error(`${where}: its authenticate check must be a query`);
+  if (declaration.access.length === 0) throw new Error(`${where}: accepts no credentials`);
   const resume = resumeArgumentOf(declaration);
-  if (resume in declaration.grant.args.shape) throw new Error(`${where}: \`${resume}\` is the subscription's own argument`);
+  const argumentsOf = (grant: OperationContract) => Object.keys(grant.args.shape).sort().join();
+  for (const { authenticate, grant } of declaration.access) {
+    if (grant.kind !== 'query') throw new Error(`${where}: its grant ${grant.name} must be a query`);
+    if (authenticate.kind !== 'query') throw new Error(`${where}: its authenticate check ${authenticate.name} must be a query`);
+    if (resume in grant.args.shape) throw new Error(`${where}: \`${resume}\` is the subscription's own argument`);
+    if (argumentsOf(grant) !== argumentsOf(declaration.access[0]!.grant))
+      throw new Error(`${where}: its grants ${grant.name} and ${declaration.access[0]!.grant.name} take different arguments`);
+  }
   return declaration;
 }

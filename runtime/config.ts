@@ -69,6 +69,33 @@ export interface Config {
   readonly s3: S3Config | undefined;
   /** ClamAV's `clamd` (`tcp://host:port`) scanning uploads; unset, a built-in scanner that knows the EICAR test file. */
   readonly clamdUrl: string | undefined;
+  /** Whether the research workspace API (`/api/chat/…`) trusts access tokens of our own OpenID provider (`<origin>/oidc`). */
+  readonly workspaceOwnIssuer: boolean;
+  /** Other OpenID issuers whose access tokens the research workspace API trusts. */
+  readonly workspaceIssuers: readonly WorkspaceIssuerConfig[];
+  /** Live credits a signed-in user's workspace gets when their first call creates it. */
+  readonly researchWelcomeCredits: number;
+  /** The identity provider the console at `/app` signs people in with; unset, our own with its built-in console client. */
+  readonly console: ConsoleSignIn | undefined;
+}
+
+/** A trusted issuer of workspace access tokens (`WORKSPACE_ISSUERS`). */
+export interface WorkspaceIssuerConfig {
+  /** Exactly as its tokens' `iss` says. */
+  readonly issuer: string;
+  /** The `aud` its tokens must carry; default this deployment's `<origin>/api/chat`. */
+  readonly audience?: string;
+  /** The JWKS address, when not the one its discovery document names. */
+  readonly jwksUri?: string;
+  /** The JOSE `typ` its access tokens carry (default `at+jwt`); `false` when it sets none or another. */
+  readonly tokenType?: string | false;
+}
+
+/** `CONSOLE_ISSUER`, `CONSOLE_CLIENT_ID`, `CONSOLE_SCOPE`: where the console signs people in. */
+export interface ConsoleSignIn {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly scope: string;
 }
 
 export interface OidcProviderConfig {
@@ -244,6 +271,51 @@ function clamdUrl(env: Env): string | undefined {
   return value;
 }
 
+const ISSUER_FIELDS = new Set(['issuer', 'audience', 'jwksUri', 'tokenType']);
+
+/** `WORKSPACE_ISSUERS`: a JSON array of `{issuer, audience?, jwksUri?, tokenType?}`. */
+function workspaceIssuers(env: Env): WorkspaceIssuerConfig[] {
+  const raw = optional(env, 'WORKSPACE_ISSUERS');
+  if (raw === undefined) return [];
+  const shape = 'must be a JSON array of {issuer, audience?, jwksUri?, tokenType?} with http(s) URLs';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('WORKSPACE_ISSUERS', shape);
+  }
+  const isUrl = (value: unknown) => typeof value === 'string' && HTTP.includes(URL.parse(value)?.protocol ?? '');
+  const valid = (item: unknown): item is WorkspaceIssuerConfig => {
+    if (typeof item !== 'object' || item === null) return false;
+    const entry = item as Record<string, unknown>;
+    return (
+      Object.keys(entry).every((field) => ISSUER_FIELDS.has(field)) &&
+      isUrl(entry.issuer) &&
+      (entry.audience === undefined || (typeof entry.audience === 'string' && entry.audience !== '')) &&
+      (entry.jwksUri === undefined || isUrl(entry.jwksUri)) &&
+      (entry.tokenType === undefined || entry.tokenType === false || (typeof entry.tokenType === 'string' && entry.tokenType !== ''))
+    );
+  };
+  if (!Array.isArray(parsed) || parsed.length > 10 || !parsed.every(valid)) throw new ConfigError('WORKSPACE_ISSUERS', shape);
+  return parsed;
+}
+
+/** `CONSOLE_ISSUER` and `CONSOLE_CLIENT_ID` together (and an optional `CONSOLE_SCOPE`), or neither. */
+function consoleSignIn(env: Env): ConsoleSignIn | undefined {
+  const issuer = url(env, 'CONSOLE_ISSUER', HTTP);
+  const clientId = optional(env, 'CONSOLE_CLIENT_ID');
+  if ((issuer === undefined) !== (clientId === undefined)) {
+    throw new ConfigError(issuer === undefined ? 'CONSOLE_ISSUER' : 'CONSOLE_CLIENT_ID', 'must be set together with its pair');
+  }
+  if (issuer === undefined || clientId === undefined) {
+    if (optional(env, 'CONSOLE_SCOPE') !== undefined) throw new ConfigError('CONSOLE_SCOPE', 'is set but CONSOLE_ISSUER is not');
+    return undefined;
+  }
+  const scope = optional(env, 'CONSOLE_SCOPE') ?? 'openid email profile';
+  if (!scope.split(' ').includes('openid')) throw new ConfigError('CONSOLE_SCOPE', `must include openid (got "${scope}")`);
+  return { issuer, clientId, scope };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const role = oneOf(env, 'ROLE', ROLES, 'all');
   const subgraphUrls: Partial<Record<SubgraphName, string>> = {};
@@ -298,5 +370,9 @@ export function loadConfig(env: Env = process.env): Config {
     oidcProviders: oidcProviders(env),
     s3: s3(env),
     clamdUrl: clamdUrl(env),
+    workspaceOwnIssuer: boolean(env, 'WORKSPACE_OWN_ISSUER', true),
+    workspaceIssuers: workspaceIssuers(env),
+    researchWelcomeCredits: integer(env, 'RESEARCH_WELCOME_CREDITS', 0, 0, 1_000_000),
+    console: consoleSignIn(env),
   };
 }

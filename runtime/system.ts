@@ -63,10 +63,11 @@ async function subgraphs(
   logger: Logger,
   metrics: Metrics,
   stack: Stack,
+  origin: PublicOrigin,
 ) {
   const running: Partial<Record<SubgraphName, RunningSubgraph>> = {};
   for (const name of names) {
-    const subgraph = await startSubgraph(SUBGRAPHS[name], { config, databaseUrl, logger, metrics });
+    const subgraph = await startSubgraph(SUBGRAPHS[name], { config, databaseUrl, logger, metrics, origin });
     stack.push(`subgraph ${name}`, () => subgraph.close());
     running[name] = subgraph;
     const pool = (await subgraph.orm.em.getConnection().getNativeClient()) as {
@@ -144,8 +145,8 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
     if (config.role.startsWith('subgraph:')) {
       const name = config.role.slice('subgraph:'.length) as SubgraphName;
       const databaseUrl = await database(config, logger, stack);
-      const running = await subgraphs([name], config, databaseUrl, logger, metrics, stack);
       const served = publicOrigin(config);
+      const running = await subgraphs([name], config, databaseUrl, logger, metrics, stack, served.origin);
       const app = createSubgraphApp(running[name]!, metrics, config.subgraphSecret, running[name]!.http(served.origin));
       trustProxy(app, config.trustProxy);
       const http = await listen(app, config.port, config.host);
@@ -154,8 +155,10 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
     }
     if (config.role === 'worker') {
       const databaseUrl = await database(config, logger, stack);
-      await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack);
+      const served = publicOrigin(config);
+      await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack, served.origin);
       const http = await listen(createWorkerApp(metrics), config.port, config.host);
+      served.listening(http);
       return finish(config, logger, stack, http, metrics, databaseUrl);
     }
     let databaseUrl: string | undefined;
@@ -167,7 +170,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       targets = config.subgraphUrls as SubgraphTargets;
     } else {
       databaseUrl = await database(config, logger, stack);
-      const running = await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack);
+      const running = await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack, served.origin);
       targets = running as SubgraphTargets;
       mounts = SUBGRAPH_NAMES.flatMap((name) => running[name]!.http(served.origin));
     }

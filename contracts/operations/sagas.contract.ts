@@ -143,8 +143,7 @@ export const sagaProgress = defineSubscription({
   name: 'sagaProgress',
   description:
     'Every change of a saga and its steps, in order, each with its `sequence`; resume after a reconnect with `afterSequence` (the last `sequence` seen). Send the access token (or `X-API-Key`) at connect: `connectionParams: { authorization: "Bearer …" }`.',
-  authenticate: iamMe,
-  grant: coreSagaWatch,
+  access: [{ authenticate: iamMe, grant: coreSagaWatch }],
   event: SagaProgressEvent,
   feed: OPERATIONS_FEED,
   resumeArgument: 'afterSequence',

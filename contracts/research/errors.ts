@@ -9,6 +9,20 @@ export const ResearchErrorCode = defineErrorCodes('research', {
   invalid_api_key: { status: 401, description: 'The key is malformed or unknown.' },
   api_key_revoked: { status: 401, description: 'The key was revoked or replaced by a rotation; it stopped working at once.' },
   insufficient_scope: { status: 403, description: 'The key lacks a scope the operation needs; `requiredScope` names it.' },
+  missing_access_token: {
+    status: 401,
+    description:
+      'A workspace route (`/api/chat/…`) was called without `Authorization: Bearer <access token>` of the identity provider; `WWW-Authenticate` points to the protected resource metadata.',
+  },
+  invalid_access_token: {
+    status: 401,
+    description:
+      'The access token is malformed, expired, not for this API (`aud`), or from an issuer this deployment does not trust; `WWW-Authenticate` says `invalid_token`.',
+  },
+  identity_provider_unavailable: {
+    status: 503,
+    description: 'The identity provider’s keys (its discovery document or JWKS) could not be fetched to check the access token.',
+  },
   admin_unauthorized: { status: 401, description: 'The `x-admin-token` header is missing or wrong, or admin is disabled.' },
   insufficient_credits: {
     status: 402,

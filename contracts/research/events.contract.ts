@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { researchKey } from '../access.js';
 import { defineOperation } from '../operation.js';
-import { defineSubscription, topicFeed } from '../subscription.js';
-import { researchPing } from './billing.contract.js';
+import { topicFeed } from '../subscription.js';
 import { ThreadEvent } from './case-types.js';
 import { ResearchErrorCode } from './errors.js';
 import { research } from './fields.js';
@@ -44,15 +43,4 @@ export const researchThreadWatch = defineOperation({
   input: { query: byThread },
   output: z.object({ topic: z.string() }).meta({ id: 'ResearchThreadWatch' }),
   errors: [ResearchErrorCode.thread_not_found],
-});
-
-export const threadUpdated = defineSubscription({
-  service: 'research',
-  name: 'threadUpdated',
-  description:
-    'A case’s events as they happen — the assistant’s reply completing, run status changes — in order. Pass `after` (the last `sequence` seen) to resume. Send the key at connect: `connectionParams: { authorization: "Bearer rk_…" }`.',
-  authenticate: researchPing,
-  grant: researchThreadWatch,
-  event: ThreadEvent,
-  feed: RESEARCH_FEED,
 });

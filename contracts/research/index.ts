@@ -3,7 +3,7 @@ import type { SubscriptionContract } from '../subscription.js';
 import { researchAdminCreateWorkspace, researchAdminGrantCredits } from './admin.contract.js';
 import { researchBilling, researchCreateTopUp, researchPing, researchStripeWebhook } from './billing.contract.js';
 import { researchOpenApi } from './docs.contract.js';
-import { researchThreadEvents, researchThreadWatch, threadUpdated } from './events.contract.js';
+import { researchThreadEvents, researchThreadWatch } from './events.contract.js';
 import { researchHealth } from './health.contract.js';
 import { researchApiKeys, researchCreateApiKey, researchRevokeApiKey, researchRotateApiKey } from './keys.contract.js';
 import {
@@ -14,6 +14,8 @@ import {
   researchThread,
   researchThreads,
 } from './threads.contract.js';
+import { threadUpdated } from './thread-updated.contract.js';
+import { WORKSPACE_CONTRACTS } from './workspace.contract.js';
 
 /** Every operation of the research service (seed 001, part A, Variant A). */
 export const RESEARCH_CONTRACTS: readonly OperationContract[] = [
@@ -37,6 +39,7 @@ export const RESEARCH_CONTRACTS: readonly OperationContract[] = [
   researchThreadWatch,
   researchAdminCreateWorkspace,
   researchAdminGrantCredits,
+  ...WORKSPACE_CONTRACTS,
 ];
 
 export const RESEARCH_SUBSCRIPTIONS: readonly SubscriptionContract[] = [threadUpdated];

@@ -38,6 +38,8 @@ export interface SubscriptionServer {
 interface ConnectionState {
   headers: RequestHeaders;
   clientIp: string | undefined;
+  /** The credential checks (documents) the connection passed at connect. */
+  passed?: ReadonlySet<string>;
 }
 
 const CREDENTIAL_HEADERS = ['authorization', 'x-api-key'] as const;
@@ -99,22 +101,25 @@ class GatewaySubscriptions {
     return response.body.singleResult;
   }
 
-  /** Whether some service accepts the connection's credentials. */
-  async accepts(state: ConnectionState): Promise<boolean> {
-    const checks = [...new Set(this.current().subscriptions.map((entry) => entry.authenticateDocument))];
+  /** The credential checks the connection passes (none: no service accepts its credentials). */
+  async checksPassed(state: ConnectionState): Promise<ReadonlySet<string>> {
+    const checks = new Set(this.current().subscriptions.flatMap((entry) => entry.access.map((access) => access.authenticateDocument)));
+    const passed = new Set<string>();
     for (const document of checks) {
       const result = await this.run(document, {}, state).catch(() => undefined);
-      if (result && !result.errors?.length) return true;
+      if (result && !result.errors?.length) passed.add(document);
     }
-    return false;
+    return passed;
   }
 
   private async events(entry: PreparedSubscription, args: Record<string, unknown>, state: ConnectionState) {
     const { [resumeArgumentOf(entry.contract)]: after, ...grantArgs } = args;
-    const result = await this.run(entry.grantDocument, grantArgs, state);
+    const access = entry.access.find((candidate) => state.passed?.has(candidate.authenticateDocument));
+    if (!access) throw failure(`these credentials cannot watch ${entry.contract.name}`, 'FORBIDDEN', 403);
+    const result = await this.run(access.grantDocument, grantArgs, state);
     const refusal = result.errors?.[0];
     if (refusal) throw new GraphQLError(refusal.message, { extensions: refusal.extensions });
-    const topic = (result.data?.[entry.contract.grant.name] as { topic?: unknown } | undefined)?.topic;
+    const topic = (result.data?.[access.grantField] as { topic?: unknown } | undefined)?.topic;
     if (typeof topic !== 'string') throw failure('the service granted no topic', 'INTERNAL_SERVER_ERROR', 500);
     return feedIterator(this.listener(entry.contract.feed), topic, typeof after === 'number' ? after : 0);
   }
@@ -155,8 +160,9 @@ export function attachSubscriptions(options: SubscriptionServerOptions): Subscri
       onConnect: async (ctx) => {
         const headers = credentials(ctx.connectionParams, ctx.extra.request.headers);
         if (!headers.authorization && !headers['x-api-key']) return false;
-        const state = { headers, clientIp: ctx.extra.request.socket.remoteAddress };
-        if (!(await subscriptions.accepts(state))) return false;
+        const state: ConnectionState = { headers, clientIp: ctx.extra.request.socket.remoteAddress };
+        state.passed = await subscriptions.checksPassed(state);
+        if (state.passed.size === 0) return false;
         ctx.extra.state = state;
         return true;
       },

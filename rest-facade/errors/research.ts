@@ -1,9 +1,21 @@
 import type { ErrorMapper } from '../route.js';
 
 /**
+ * The challenge of a workspace route's 401 (RFC 6750 §3, RFC 9728 §5.1): where the protected
+ * resource metadata is, and `invalid_token` when a token was sent but refused. The reason
+ * stays in the body: `error_description` allows only a subset of ASCII.
+ */
+function bearerChallenge(meta: Readonly<Record<string, unknown>>): Record<string, string> | undefined {
+  if (typeof meta.resourceMetadata !== 'string') return undefined;
+  const error = meta.bearerError === 'invalid_token' ? 'error="invalid_token", ' : '';
+  return { 'WWW-Authenticate': `Bearer ${error}resource_metadata="${meta.resourceMetadata}"` };
+}
+
+/**
  * Research REST errors: `{error, code}`, with `details` listing field problems (422) and
  * `requiredScope` naming the scope a key lacks (403); the 402 for missing credits is the
- * seed's body exactly: `{error, creditBalance, requiredCredits}`.
+ * seed's body exactly: `{error, creditBalance, requiredCredits}`. A workspace route's 401
+ * carries the `WWW-Authenticate` challenge.
  */
 export const researchErrorBody: ErrorMapper = (error) => {
   if (error.status === 402) {
@@ -16,6 +28,9 @@ export const researchErrorBody: ErrorMapper = (error) => {
   return {
     status: error.status,
     body: { error: error.message, code: error.code.toLowerCase(), ...(error.details ? { details: error.details } : {}), ...requiredScope },
-    headers: typeof error.meta.retryAfter === 'number' ? { 'Retry-After': String(error.meta.retryAfter) } : undefined,
+    headers: {
+      ...(typeof error.meta.retryAfter === 'number' ? { 'Retry-After': String(error.meta.retryAfter) } : {}),
+      ...bearerChallenge(error.meta),
+    },
   };
 };

@@ -41,7 +41,7 @@ const ACCESS_STATUSES: Readonly<Record<Access['kind'], readonly number[]>> = {
   libraryKey: [401, 429, 502],
   adminToken: [401],
   researchKey: [401, 403],
-  researchUser: [401],
+  researchUser: [401, 503],
   operations: [401, 403],
 };
 

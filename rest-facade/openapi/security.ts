@@ -32,7 +32,13 @@ export const SECURITY_SCHEMES: Readonly<Record<ServiceName, Record<string, unkno
   },
   research: {
     researchKey: { type: 'http', scheme: 'bearer', description: 'A workspace key: `Authorization: Bearer rk_live_…` (or `rk_test_…`).' },
-    oauth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token of the identity provider.' },
+    oauth: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description:
+        'An OAuth 2.0 access token of the identity provider (ours at `/oidc`, or a configured issuer) for the workspace API `/api/chat`; a 401 names the protected resource metadata in `WWW-Authenticate`.',
+    },
     adminToken: { type: 'apiKey', in: 'header', name: 'x-admin-token', description: 'The service’s `ADMIN_TOKEN`.' },
   },
   operations: {

@@ -21,6 +21,26 @@ export class ResearchError extends DomainError {
     });
   }
 
+  /** No access token on a workspace route; `resourceMetadata` is the RFC 9728 document that says where to get one. */
+  static missingAccessToken(resourceMetadata: string): ResearchError {
+    return new ResearchError(ResearchErrorCode.missing_access_token, 'Sign in: send Authorization: Bearer <access token>.', {
+      meta: { resourceMetadata },
+    });
+  }
+
+  static invalidAccessToken(resourceMetadata: string, reason: string): ResearchError {
+    return new ResearchError(ResearchErrorCode.invalid_access_token, `Invalid access token: ${reason}.`, {
+      meta: { resourceMetadata, bearerError: 'invalid_token' },
+    });
+  }
+
+  static identityProviderUnavailable(cause: unknown): ResearchError {
+    return new ResearchError(ResearchErrorCode.identity_provider_unavailable, 'The identity provider cannot be reached; retry shortly.', {
+      meta: { retryAfter: 5 },
+      cause,
+    });
+  }
+
   static adminUnauthorized(): ResearchError {
     return new ResearchError(ResearchErrorCode.admin_unauthorized, 'Not authenticated');
   }

@@ -3,6 +3,7 @@ import { AdminTokenCheck } from '../shared/admin-token.js';
 import { publicGuard } from '../shared/contracts/public-guard.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { ResearchKeyGuard } from './access/research-key-guard.js';
+import { WorkspaceUserGuard } from './access/workspace-user-guard.js';
 import { AssistantTurns } from './assistant/assistant-turns.js';
 import { BillingService } from './billing/billing.service.js';
 import { StripeCheckout, stripeClient } from './billing/checkout.js';
@@ -33,6 +34,7 @@ export const researchModule: SubgraphModule = {
     const keys = new ApiKeyService();
     const providers = new Providers(config, logger.child({ component: 'providers' }));
     const billing = new BillingService(ledger, new StripeCheckout(stripeClient(config)));
+    const workspaces = new WorkspaceService(keys, ledger, config.researchWelcomeCredits);
     queues.consume(ASSISTANT_TURNS, new AssistantTurns(orm, store, ledger, providers));
     queues.consume(RESEARCH_RUNS, new ResearchRuns(orm, store, ledger, providers));
     return [
@@ -41,9 +43,10 @@ export const researchModule: SubgraphModule = {
       keys,
       billing,
       new ResearchKeyGuard(),
+      new WorkspaceUserGuard(config, runtime.origin, workspaces),
       new AdminTokenCheck(config.adminToken, () => ResearchError.adminUnauthorized()),
       new ResearchHealthService(runtime),
-      new WorkspaceService(keys, ledger),
+      workspaces,
       new ThreadService(store, ledger, queues, logger),
       new ResearchRunService(store, ledger, queues, logger),
       new StripeWebhook(config.stripeWebhookSecret, billing, logger.child({ component: 'stripe-webhook' })),
@@ -51,7 +54,12 @@ export const researchModule: SubgraphModule = {
   },
   bind: (services) => ({
     implementations: researchOperations(services),
-    guards: { public: publicGuard, researchKey: services.get(ResearchKeyGuard), adminToken: services.get(AdminTokenCheck) },
+    guards: {
+      public: publicGuard,
+      researchKey: services.get(ResearchKeyGuard),
+      researchUser: services.get(WorkspaceUserGuard),
+      adminToken: services.get(AdminTokenCheck),
+    },
   }),
   async onReady(runtime, services) {
     if (!runtime.config.demoResearch) return;

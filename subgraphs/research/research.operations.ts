@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { researchAdminCreateWorkspace, researchAdminGrantCredits } from '../../contracts/research/admin.contract.js';
 import { researchBilling, researchCreateTopUp, researchPing, researchStripeWebhook } from '../../contracts/research/billing.contract.js';
 import { researchThreadEvents, researchThreadWatch } from '../../contracts/research/events.contract.js';
@@ -16,8 +17,24 @@ import {
   researchThread,
   researchThreads,
 } from '../../contracts/research/threads.contract.js';
+import {
+  researchWorkspace,
+  researchWorkspaceApiKeys,
+  researchWorkspaceAppendMessage,
+  researchWorkspaceBilling,
+  researchWorkspaceCreateApiKey,
+  researchWorkspaceCreateThread,
+  researchWorkspaceCreateTopUp,
+  researchWorkspaceRevokeApiKey,
+  researchWorkspaceRotateApiKey,
+  researchWorkspaceStartRun,
+  researchWorkspaceThread,
+  researchWorkspaceThreads,
+  researchWorkspaceThreadWatch,
+} from '../../contracts/research/workspace.contract.js';
 import { implement, implementStream, type Implementation } from '../shared/contracts/implementation.js';
 import type { Services } from '../shared/subgraph.js';
+import type { WorkspaceActor } from './access/workspace-actor.js';
 import { BillingService } from './billing/billing.service.js';
 import { StripeWebhook } from './billing/stripe-webhook.js';
 import { ResearchHealthService } from './health/research-health.service.js';
@@ -31,7 +48,11 @@ import { WorkspaceService } from './workspaces/workspace.service.js';
 /** Route groups this service supports, as `/v1/ping` names them. */
 export const ROUTE_GROUPS = ['mcp', 'billing', 'threads'];
 
-/** Every research operation bound to its service method. */
+/**
+ * Every research operation bound to its service method. A signed-in user's operation
+ * (`/api/chat/…`) calls the same method as the key operation it derives from: both callers
+ * are a workspace and a mode to the services.
+ */
 export function researchOperations(services: Services): Implementation[] {
   const keys = services.get(ApiKeyService);
   const billing = services.get(BillingService);
@@ -40,6 +61,10 @@ export function researchOperations(services: Services): Implementation[] {
   const store = services.get(ThreadStore);
   const workspaces = services.get(WorkspaceService);
   const webhook = services.get(StripeWebhook);
+  /** The grant of `threadUpdated`: the case's feed topic, when the caller may read the case. */
+  const watch = async (em: EntityManager, caller: WorkspaceActor, threadId: string) => ({
+    topic: threadTopic((await store.find(em, caller, threadId)).id),
+  });
   return [
     implement(researchHealth, () => services.get(ResearchHealthService).check()),
     implement(researchPing, (_input, { caller }) => ({ grantedScopes: [...caller.scopes], ok: true, supportedRouteGroups: ROUTE_GROUPS })),
@@ -59,10 +84,20 @@ export function researchOperations(services: Services): Implementation[] {
     implement(researchSendMessage, (input, { ctx, caller }) => threads.accept(ctx.em, caller, input.threadId, input.message)),
     implement(researchStartRun, (input, { ctx, caller }) => runs.start(ctx.em, caller, input.threadId, input.force)),
     implement(researchThreadEvents, (input, { ctx, caller }) => threads.events(ctx.em, caller, input)),
-    implement(researchThreadWatch, async (input, { ctx, caller }) => {
-      const thread = await store.find(ctx.em, caller, input.threadId);
-      return { topic: threadTopic(thread.id) };
-    }),
+    implement(researchThreadWatch, (input, { ctx, caller }) => watch(ctx.em, caller, input.threadId)),
+    implement(researchWorkspace, (_input, { ctx, caller }) => workspaces.read(ctx.em, caller.workspaceId)),
+    implement(researchWorkspaceThreads, (input, { ctx, caller }) => threads.list(ctx.em, caller, input)),
+    implement(researchWorkspaceThread, (input, { ctx, caller }) => threads.read(ctx.em, caller, input.threadId)),
+    implement(researchWorkspaceCreateThread, (input, { ctx, caller }) => threads.accept(ctx.em, caller, undefined, input.message)),
+    implement(researchWorkspaceAppendMessage, (input, { ctx, caller }) => threads.accept(ctx.em, caller, input.threadId, input.message)),
+    implement(researchWorkspaceStartRun, (input, { ctx, caller }) => runs.start(ctx.em, caller, input.threadId, input.force)),
+    implement(researchWorkspaceThreadWatch, (input, { ctx, caller }) => watch(ctx.em, caller, input.threadId)),
+    implement(researchWorkspaceBilling, (_input, { ctx, caller }) => billing.billing(ctx.em, caller)),
+    implement(researchWorkspaceCreateTopUp, (input, { ctx, caller }) => billing.createTopUp(ctx.em, caller, input)),
+    implement(researchWorkspaceApiKeys, (_input, { ctx, caller }) => keys.list(ctx.em, caller)),
+    implement(researchWorkspaceCreateApiKey, (input, { ctx, caller }) => keys.create(ctx.em, caller, input)),
+    implement(researchWorkspaceRotateApiKey, (input, { ctx, caller }) => keys.rotate(ctx.em, caller, input.apiKeyId)),
+    implement(researchWorkspaceRevokeApiKey, (input, { ctx, caller }) => keys.revoke(ctx.em, caller, input.apiKeyId)),
     implement(researchAdminCreateWorkspace, (input, { ctx }) => workspaces.adminCreate(ctx.em, input)),
     implement(researchAdminGrantCredits, (input, { ctx }) => workspaces.grant(ctx.em, input)),
   ];

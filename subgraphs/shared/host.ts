@@ -42,7 +42,16 @@ export interface StartSubgraphOptions {
   readonly logger: Logger;
   /** Where operation calls are counted (`/metrics`). */
   readonly metrics?: Pick<Metrics, 'operationCalls'>;
+  /** Where clients reach the deployment; by default `PUBLIC_BASE_URL` (reading it without one throws). */
+  readonly origin?: PublicOrigin;
 }
+
+const configuredOrigin =
+  (config: Config): PublicOrigin =>
+  () => {
+    if (!config.publicBaseUrl) throw new Error('the public origin is unknown here: set PUBLIC_BASE_URL');
+    return config.publicBaseUrl;
+  };
 
 /** Opens the subgraph's database, applies its migrations and builds its schema. */
 export async function startSubgraph(module: SubgraphModule, options: StartSubgraphOptions): Promise<RunningSubgraph> {
@@ -56,7 +65,8 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
   });
   try {
     await migrate(orm, module.database, options.databaseUrl, logger);
-    const runtime: SubgraphRuntime = { config: options.config, orm, database: module.database, logger, queues };
+    const origin = options.origin ?? configuredOrigin(options.config);
+    const runtime: SubgraphRuntime = { config: options.config, orm, database: module.database, logger, queues, origin };
     const services = serviceLookup(`subgraph ${module.name}`, module.createServices(runtime));
     const bindings = module.bind(services, runtime);
     const pipeline = new OperationPipeline(module.contracts, bindings, (contract, outcome) =>

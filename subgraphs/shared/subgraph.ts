@@ -24,6 +24,8 @@ export interface SubgraphRuntime {
   readonly logger: Logger;
   /** The subgraph's job queues in this process; consumers declared on it start after `onReady` where the role runs them. */
   readonly queues: QueueHub;
+  /** Where clients reach this deployment (e.g. to name the issuer whose tokens it trusts); read it per request, not at start. */
+  readonly origin: PublicOrigin;
 }
 
 /** The services of a module, found by class. */

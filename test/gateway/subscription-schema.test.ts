@@ -29,11 +29,18 @@ describe('the subscription schema', () => {
     expect(printed).toMatch(/\): ResearchThreadEvent!/);
   });
 
-  it('asks the owning service for the topic and checks connections with a query without arguments', () => {
+  it('asks the owning service for the topic and checks connections with a query without arguments, per kind of credential', () => {
     const prepared = prepareSubscription(apiSchema(), SUBSCRIPTIONS[0]!);
-    expect(prepared.grantDocument.replace(/\s+/g, ' ')).toBe(
-      'query SubscriptionGrant($threadId: String!) { researchThreadWatch(threadId: $threadId) { topic } }',
-    );
-    expect(prepared.authenticateDocument.replace(/\s+/g, ' ')).toBe('query SubscriptionAuthenticate { researchPing { __typename } }');
+    const flat = (document: string) => document.replace(/\s+/g, ' ');
+    expect(prepared.access.map((access) => [flat(access.authenticateDocument), flat(access.grantDocument)])).toEqual([
+      [
+        'query SubscriptionAuthenticate { researchPing { __typename } }',
+        'query SubscriptionGrant($threadId: String!) { researchThreadWatch(threadId: $threadId) { topic } }',
+      ],
+      [
+        'query SubscriptionAuthenticate { researchWorkspace { __typename } }',
+        'query SubscriptionGrant($threadId: String!) { researchWorkspaceThreadWatch(threadId: $threadId) { topic } }',
+      ],
+    ]);
   });
 });

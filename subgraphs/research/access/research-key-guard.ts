@@ -4,13 +4,11 @@ import type { SubgraphContext } from '../../shared/context.js';
 import type { Guard } from '../../shared/contracts/implementation.js';
 import { ResearchError } from '../research.errors.js';
 import { bearerKey, hashKey, looksLikeKey, sameDigest } from './key-secret.js';
+import type { WorkspaceActor } from './workspace-actor.js';
 
 /** The key a research call was admitted for. */
-export interface ResearchCaller {
+export interface ResearchCaller extends WorkspaceActor {
   readonly keyId: string;
-  readonly workspaceId: string;
-  /** Test keys see the test balance and cases, and run offline providers only. */
-  readonly mode: KeyMode;
   readonly scopes: readonly ResearchScope[];
 }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CHAT_TURN_CREDITS, CREDITS_PER_USD, RESEARCH_RUN_CREDITS, TOP_UP_OPTIONS } from '../../../contracts/research/account-types.js';
-import type { ResearchCaller } from '../access/research-key-guard.js';
+import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { sandboxSession, type StripeCheckout } from './checkout.js';
 import type { CreditLedger } from './credit-ledger.js';
 
@@ -17,7 +17,7 @@ export class BillingService {
     private readonly checkout: StripeCheckout,
   ) {}
 
-  async billing(em: EntityManager, caller: ResearchCaller) {
+  async billing(em: EntityManager, caller: WorkspaceActor) {
     return {
       chatTurnBillingMode: 'fixed',
       chatTurnMaxReserveCredits: CHAT_TURN_CREDITS,
@@ -32,7 +32,7 @@ export class BillingService {
     };
   }
 
-  async createTopUp(em: EntityManager, caller: ResearchCaller, input: TopUpInput) {
+  async createTopUp(em: EntityManager, caller: WorkspaceActor, input: TopUpInput) {
     const request = { workspaceId: caller.workspaceId, credits: input.usdQuantity * CREDITS_PER_USD, ...input };
     const sandbox = caller.mode === 'test';
     const session = sandbox ? sandboxSession(request) : await this.checkout.create(request);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ResearchScope } from '../../../contracts/access.js';
 import type { ApiKeyData, KeyMode } from '../../../contracts/research/account-types.js';
-import type { ResearchCaller } from '../access/research-key-guard.js';
+import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { newId, newKeySecret } from '../access/key-secret.js';
 import { ResearchError } from '../research.errors.js';
 import { API_KEY_COLUMNS, apiKeyView, type ApiKeyRow } from './api-key.views.js';
@@ -28,7 +28,7 @@ export class ApiKeyService {
     return { ...apiKeyView(row!), key: secret.key };
   }
 
-  async list(em: EntityManager, caller: ResearchCaller): Promise<{ apiKeys: ApiKeyData[] }> {
+  async list(em: EntityManager, caller: WorkspaceActor): Promise<{ apiKeys: ApiKeyData[] }> {
     const rows = await em.execute<ApiKeyRow[]>(
       `select ${API_KEY_COLUMNS} from "research"."api_key" where "workspace_id" = ? order by "created_at" desc, "id" desc`,
       [caller.workspaceId],
@@ -36,12 +36,12 @@ export class ApiKeyService {
     return { apiKeys: rows.map(apiKeyView) };
   }
 
-  create(em: EntityManager, caller: ResearchCaller, input: { name: string; scopes: ResearchScope[]; mode?: KeyMode }): Promise<IssuedKey> {
+  create(em: EntityManager, caller: WorkspaceActor, input: { name: string; scopes: ResearchScope[]; mode?: KeyMode }): Promise<IssuedKey> {
     return this.issue(em, caller.workspaceId, { name: input.name, scopes: input.scopes, mode: input.mode ?? caller.mode });
   }
 
   /** A new secret for the key; the old one is unknown from this commit on. */
-  async rotate(em: EntityManager, caller: ResearchCaller, apiKeyId: string): Promise<IssuedKey> {
+  async rotate(em: EntityManager, caller: WorkspaceActor, apiKeyId: string): Promise<IssuedKey> {
     const current = await this.find(em, caller, apiKeyId);
     const secret = newKeySecret(current.mode);
     const [row] = await em.execute<ApiKeyRow[]>(
@@ -53,7 +53,7 @@ export class ApiKeyService {
     return { ...apiKeyView(row), key: secret.key };
   }
 
-  async revoke(em: EntityManager, caller: ResearchCaller, apiKeyId: string): Promise<ApiKeyData> {
+  async revoke(em: EntityManager, caller: WorkspaceActor, apiKeyId: string): Promise<ApiKeyData> {
     await this.find(em, caller, apiKeyId);
     const [row] = await em.execute<ApiKeyRow[]>(
       `update "research"."api_key" set "revoked_at" = now()
@@ -64,7 +64,7 @@ export class ApiKeyService {
     return apiKeyView(row);
   }
 
-  private async find(em: EntityManager, caller: ResearchCaller, apiKeyId: string): Promise<ApiKeyRow> {
+  private async find(em: EntityManager, caller: WorkspaceActor, apiKeyId: string): Promise<ApiKeyRow> {
     const [row] = await em.execute<ApiKeyRow[]>(
       `select ${API_KEY_COLUMNS} from "research"."api_key" where "id" = ? and "workspace_id" = ?`,
       [apiKeyId, caller.workspaceId],

@@ -3,7 +3,7 @@ import { RESEARCH_RUN_CREDITS } from '../../../contracts/research/account-types.
 import type { Logger } from '../../../runtime/logger.js';
 import type { QueueHub } from '../../shared/queues/queue-hub.js';
 import { newId } from '../access/key-secret.js';
-import type { ResearchCaller } from '../access/research-key-guard.js';
+import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { anamnesisOf } from '../assistant/anamnesis.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import { RESEARCH_RUNS, type RunJob } from '../queues.js';
@@ -35,7 +35,7 @@ export class ResearchRunService {
     private readonly logger: Logger,
   ) {}
 
-  async start(em: EntityManager, caller: ResearchCaller, threadId: string, force: boolean) {
+  async start(em: EntityManager, caller: WorkspaceActor, threadId: string, force: boolean) {
     const started = await em.transactional((work) => this.claim(work as EntityManager, caller, threadId, force));
     if (started.queued) {
       try {
@@ -66,7 +66,7 @@ export class ResearchRunService {
     };
   }
 
-  private async claim(tx: EntityManager, caller: ResearchCaller, threadId: string, force: boolean): Promise<Started> {
+  private async claim(tx: EntityManager, caller: WorkspaceActor, threadId: string, force: boolean): Promise<Started> {
     const thread = await this.store.find(tx, caller, threadId, true);
     if (anamnesisOf(thread.anamnesis).ideaSummary.trim() === '') throw ResearchError.threadNotReady();
     if (!force) {

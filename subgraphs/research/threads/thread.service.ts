@@ -4,7 +4,7 @@ import type { MessageData } from '../../../contracts/research/case-types.js';
 import type { Logger } from '../../../runtime/logger.js';
 import type { QueueHub } from '../../shared/queues/queue-hub.js';
 import { newId } from '../access/key-secret.js';
-import type { ResearchCaller } from '../access/research-key-guard.js';
+import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { anamnesisHash, assessGaps, emptyAnamnesis } from '../assistant/anamnesis.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import { ASSISTANT_TURNS, type TurnJob } from '../queues.js';
@@ -28,7 +28,7 @@ export class ThreadService {
     private readonly logger: Logger,
   ) {}
 
-  async list(em: EntityManager, caller: ResearchCaller, page: { cursor?: string; limit: number }) {
+  async list(em: EntityManager, caller: WorkspaceActor, page: { cursor?: string; limit: number }) {
     const rows = await em.execute<Array<ThreadRow & { pending: boolean }>>(
       `select t.*, exists (select 1 from "research"."message" m where m."thread_id" = t."id" and m."status" = 'pending') as "pending"
        from "research"."thread" t
@@ -54,7 +54,7 @@ export class ThreadService {
   }
 
   /** One consistent snapshot: a reply committing meanwhile shows in the messages and the anamnesis, or in neither. */
-  async read(em: EntityManager, caller: ResearchCaller, threadId: string) {
+  async read(em: EntityManager, caller: WorkspaceActor, threadId: string) {
     return em.transactional(
       async (work) => {
         const tx = work as EntityManager;
@@ -68,13 +68,13 @@ export class ThreadService {
     );
   }
 
-  async events(em: EntityManager, caller: ResearchCaller, input: { threadId: string; after: number; limit: number }) {
+  async events(em: EntityManager, caller: WorkspaceActor, input: { threadId: string; after: number; limit: number }) {
     await this.store.find(em, caller, input.threadId);
     return threadEvents(em, input.threadId, input.after, input.limit);
   }
 
   /** Accepts a message for a new case (no `threadId`) or an existing one; answers the snapshot with the reply pending. */
-  async accept(em: EntityManager, caller: ResearchCaller, threadId: string | undefined, message: string) {
+  async accept(em: EntityManager, caller: WorkspaceActor, threadId: string | undefined, message: string) {
     const accepted = await em.transactional(async (work) => {
       const tx = work as EntityManager;
       const thread = threadId ? await this.store.find(tx, caller, threadId, true) : await this.open(tx, caller);
@@ -108,7 +108,7 @@ export class ThreadService {
     }
   }
 
-  private async open(tx: EntityManager, caller: ResearchCaller): Promise<ThreadRow> {
+  private async open(tx: EntityManager, caller: WorkspaceActor): Promise<ThreadRow> {
     const anamnesis = emptyAnamnesis();
     const [row] = await tx.execute<ThreadRow[]>(
       `insert into "research"."thread" ("id", "workspace_id", "mode", "anamnesis", "anamnesis_hash", "gap_assessment")

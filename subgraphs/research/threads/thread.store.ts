@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { KeyMode } from '../../../contracts/research/account-types.js';
 import type { AnamnesisData, GapAssessmentData, MessageData, RunData } from '../../../contracts/research/case-types.js';
+import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { anamnesisOf } from '../assistant/anamnesis.js';
 import { ResearchError } from '../research.errors.js';
 import { isoTime, isoTimeOrNull, type DbTime } from '../time.js';
@@ -25,11 +26,6 @@ export interface ThreadRow {
 }
 
 /** Whose cases a reader may see: its workspace, in its key's mode. */
-export interface CaseOwner {
-  readonly workspaceId: string;
-  readonly mode: KeyMode;
-}
-
 const THREAD_COLUMNS = `"id", "workspace_id", "mode", "anamnesis", "anamnesis_hash", "gap_assessment", "message_count",
   "latest_completed_report_id", "created_at", "updated_at"`;
 
@@ -92,7 +88,7 @@ interface ReportRow {
 
 export class ThreadStore {
   /** The case if the owner may see it, locked for the transaction when asked; else 404 as if it did not exist. */
-  async find(em: EntityManager, owner: CaseOwner, threadId: string, lock = false): Promise<ThreadRow> {
+  async find(em: EntityManager, owner: WorkspaceActor, threadId: string, lock = false): Promise<ThreadRow> {
     const [row] = await em.execute<ThreadRow[]>(
       `select ${THREAD_COLUMNS} from "research"."thread" where "id" = ? and "workspace_id" = ? and "mode" = ?${lock ? ' for update' : ''}`,
       [threadId, owner.workspaceId, owner.mode],

@@ -15,32 +15,100 @@ export interface WorkspaceData {
 
 export interface NewWorkspace {
   readonly name: string;
-  readonly kind: 'admin' | 'demo' | 'user';
+  readonly kind: 'admin' | 'demo';
   readonly keyName: string;
   readonly keyMode: KeyMode;
   readonly scopes: readonly ResearchScope[];
 }
 
-/** Workspaces hold cases, credits (a balance per mode) and keys; each starts with one key, shown once. */
+/** The person an access token names: a subject is unique within its issuer only. */
+export interface WorkspaceOwner {
+  readonly issuer: string;
+  readonly subject: string;
+  /** What to call a new workspace (the person's name or e-mail address). */
+  readonly displayName: string;
+}
+
+type WorkspaceRow = { id: string; name: string; created_at: DbTime };
+
+const workspaceData = (row: WorkspaceRow): WorkspaceData => ({ id: row.id, name: row.name, createdAt: isoTime(row.created_at) });
+
+/**
+ * Workspaces hold cases, credits (a balance per mode) and keys. One made by the admin or
+ * the demo starts with one key, shown once; a signed-in user's is made by their first call,
+ * keyless (they manage keys in the console), with the welcome credits configured.
+ */
 export class WorkspaceService {
   constructor(
     private readonly keys: ApiKeyService,
     private readonly ledger: CreditLedger,
+    /** Live credits a signed-in user's new workspace is granted (`RESEARCH_WELCOME_CREDITS`). */
+    private readonly welcomeCredits = 0,
   ) {}
 
   /** Creates the workspace, its two balances and its first key, in the caller's transaction. */
   async create(em: EntityManager, request: NewWorkspace): Promise<{ workspace: WorkspaceData; apiKey: IssuedKey }> {
-    const [row] = await em.execute<Array<{ id: string; name: string; created_at: DbTime }>>(
+    const [row] = await em.execute<WorkspaceRow[]>(
       `insert into "research"."workspace" ("id", "name", "kind") values (?, ?, ?) returning "id", "name", "created_at"`,
       [newId('ws'), request.name, request.kind],
     );
-    const workspace = { id: row!.id, name: row!.name, createdAt: isoTime(row!.created_at) };
-    await em.execute(`insert into "research"."credit_balance" ("workspace_id", "mode") values (?, 'live'), (?, 'test')`, [
-      workspace.id,
-      workspace.id,
-    ]);
+    const workspace = workspaceData(row!);
+    await this.openBalances(em, workspace.id);
     const apiKey = await this.keys.issue(em, workspace.id, { name: request.keyName, scopes: request.scopes, mode: request.keyMode });
     return { workspace, apiKey };
+  }
+
+  /**
+   * The workspace of a signed-in person, created by their first call. Two first calls at once
+   * create one: the loser's insert waits on the owner's unique index, then finds the winner's.
+   */
+  async forOwner(em: EntityManager, owner: WorkspaceOwner): Promise<WorkspaceData> {
+    const found = await this.owned(em, owner);
+    if (found) return found;
+    return em.transactional(async (work) => {
+      const tx = work as EntityManager;
+      const [row] = await tx.execute<WorkspaceRow[]>(
+        `insert into "research"."workspace" ("id", "name", "kind", "owner_issuer", "owner_subject") values (?, ?, 'user', ?, ?)
+         on conflict ("owner_issuer", "owner_subject") do nothing returning "id", "name", "created_at"`,
+        [newId('ws'), owner.displayName.slice(0, 200) || 'Workspace', owner.issuer, owner.subject],
+      );
+      if (!row) return (await this.owned(tx, owner))!;
+      await this.openBalances(tx, row.id);
+      if (this.welcomeCredits > 0) {
+        await this.ledger.post(tx, {
+          workspaceId: row.id,
+          mode: 'live',
+          delta: this.welcomeCredits,
+          kind: 'grant',
+          reference: null,
+          reason: 'welcome',
+        });
+      }
+      return workspaceData(row);
+    });
+  }
+
+  async read(em: EntityManager, workspaceId: string): Promise<WorkspaceData> {
+    const [row] = await em.execute<WorkspaceRow[]>(`select "id", "name", "created_at" from "research"."workspace" where "id" = ?`, [
+      workspaceId,
+    ]);
+    if (!row) throw ResearchError.workspaceNotFound();
+    return workspaceData(row);
+  }
+
+  private async owned(em: EntityManager, owner: WorkspaceOwner): Promise<WorkspaceData | undefined> {
+    const [row] = await em.execute<WorkspaceRow[]>(
+      `select "id", "name", "created_at" from "research"."workspace" where "owner_issuer" = ? and "owner_subject" = ?`,
+      [owner.issuer, owner.subject],
+    );
+    return row && workspaceData(row);
+  }
+
+  private async openBalances(em: EntityManager, workspaceId: string): Promise<void> {
+    await em.execute(`insert into "research"."credit_balance" ("workspace_id", "mode") values (?, 'live'), (?, 'test')`, [
+      workspaceId,
+      workspaceId,
+    ]);
   }
 
   /** `POST /admin/research/workspaces`: the first key may manage keys, and nothing else. */
