@@ -22,4 +22,32 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The console runs in the browser as plain ES modules.
+    files: ['console/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'atob',
+          'btoa',
+          'confirm',
+          'crypto',
+          'document',
+          'fetch',
+          'FormData',
+          'history',
+          'Intl',
+          'location',
+          'navigator',
+          'sessionStorage',
+          'TextDecoder',
+          'TextEncoder',
+          'URL',
+          'URLSearchParams',
+          'window',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

@@ -18,7 +18,9 @@ import { serviceOpenApi } from './openapi/generate.js';
 import { loadOperations } from './operations.js';
 import type { Route } from './route.js';
 import { requestHeaders } from '../runtime/http/headers.js';
-import { serveMounts, type HttpMount } from '../subgraphs/shared/subgraph.js';
+import { serveMounts, type HttpMount, type PublicOrigin } from '../subgraphs/shared/subgraph.js';
+import type { ConsoleSignIn } from '../runtime/config.js';
+import { serveConsole } from './console.js';
 
 export interface AppOptions {
   readonly server: ApolloServer<GatewayContext>;
@@ -31,6 +33,10 @@ export interface AppOptions {
   readonly contracts?: readonly OperationContract[];
   /** Subgraphs' non-GraphQL HTTP (e.g. the OpenID provider at `/oidc`), served before the routes. */
   readonly mounts?: readonly HttpMount[];
+  /** Where clients reach the deployment (the console's default issuer is `<origin>/oidc`); default each request's base URL. */
+  readonly origin?: PublicOrigin;
+  /** The identity provider the console signs in with, when not ours (`CONSOLE_ISSUER`). */
+  readonly consoleSignIn?: ConsoleSignIn;
 }
 
 /** Every REST route of the contracts, one per binding. */
@@ -90,7 +96,7 @@ function catchAll(): Middleware {
   };
 }
 
-/** The one Koa app on PORT: REST facade, `/graphql`, `/metrics`, the subgraphs' mounts; no `listen` here. */
+/** The one Koa app on PORT: REST facade, `/graphql`, `/metrics`, the subgraphs' mounts, the console; no `listen` here. */
 export function createApp(options: AppOptions): Koa {
   checkContracts();
   const app = new Koa();
@@ -130,6 +136,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(httpMetrics(options.metrics));
   app.use(catchAll());
   app.use(serveMounts(options.mounts ?? []));
+  app.use(serveConsole({ signIn: options.consoleSignIn, origin: (ctx) => options.origin?.() ?? baseUrlFor(ctx) }));
   app.use(router.routes());
   app.use(async (ctx) => {
     const matched = router.match(ctx.path, ctx.method);

@@ -190,6 +190,8 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       metrics,
       publicBaseUrl: config.publicBaseUrl,
       mounts,
+      origin: served.origin,
+      consoleSignIn: config.console,
     });
     trustProxy(app, config.trustProxy);
     const http = await listen(app, config.port, config.host);

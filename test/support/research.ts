@@ -97,17 +97,21 @@ export async function fundedWorkspace(stack: TestStack, name: string, credits: n
 /** A case's safe view as the tests read it. */
 export type CaseView = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Reads a case until `done` holds (the assistant and runs work on the queue), failing after `deadlineMs`. */
+/**
+ * Reads a case until `done` holds (the assistant and runs work on the queue), failing after
+ * `deadlineMs`; with a key on `/v1/chat/threads`, or a signed-in user's token on `/api/chat/threads`.
+ */
 export async function readUntil(
   stack: TestStack,
   key: string,
   threadId: string,
   done: (view: CaseView) => boolean,
   deadlineMs = 30_000,
+  base = '/v1/chat/threads',
 ): Promise<CaseView> {
   const until = Date.now() + deadlineMs;
   for (;;) {
-    const view = await call(stack, key, 'GET', `/v1/chat/threads/${threadId}`);
+    const view = await call(stack, key, 'GET', `${base}/${threadId}`);
     if (view.status !== 200) throw new Error(`read case: ${view.status} ${view.text}`);
     if (done(view.body)) return view.body;
     if (Date.now() > until) throw new Error(`case ${threadId} did not settle: ${view.text}`);

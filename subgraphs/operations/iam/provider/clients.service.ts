@@ -38,6 +38,14 @@ const data = (row: ClientRow) => ({
 
 const textArray = (values: readonly string[]) => `{${values.map((value) => JSON.stringify(value)).join(',')}}`;
 
+/** A client the deployment registers itself (its console): public, its redirect URIs also its post-logout ones. */
+export interface FirstPartyClient {
+  readonly clientId: string;
+  readonly name: string;
+  readonly redirectUris: readonly string[];
+  readonly scopes: readonly OidcScopeName[];
+}
+
 export interface NewClient {
   readonly name: string;
   readonly redirect_uris: readonly string[];
@@ -84,6 +92,24 @@ export class OidcClientsService {
       ],
     );
     return { ...data(row!), client_secret: secret };
+  }
+
+  /**
+   * Registers a first-party public client of this deployment (the console) or brings its
+   * addresses up to date, so it exists whatever an admin did; unchanged, nothing is written.
+   */
+  async ensurePublic(em: EntityManager, client: FirstPartyClient): Promise<void> {
+    await em.execute(
+      `insert into "operations"."oidc_client" ("client_id", "name", "public", "redirect_uris", "post_logout_redirect_uris", "scopes")
+       values (?, ?, true, ?::text[], ?::text[], ?::text[])
+       on conflict ("client_id") do update set "name" = excluded."name", "public" = true, "client_secret" = null,
+         "redirect_uris" = excluded."redirect_uris", "post_logout_redirect_uris" = excluded."post_logout_redirect_uris",
+         "scopes" = excluded."scopes"
+       where ("oidc_client"."name", "oidc_client"."public", "oidc_client"."redirect_uris", "oidc_client"."post_logout_redirect_uris",
+              "oidc_client"."scopes") is distinct from
+             (excluded."name", excluded."public", excluded."redirect_uris", excluded."post_logout_redirect_uris", excluded."scopes")`,
+      [client.clientId, client.name, textArray(client.redirectUris), textArray(client.redirectUris), textArray(client.scopes)],
+    );
   }
 
   /** Removes the client and everything the engine keeps for it (grants, codes, refresh tokens). */

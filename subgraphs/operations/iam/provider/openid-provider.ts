@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, Middleware } from 'koa';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { OIDC_ISSUER_PATH, WORKSPACE_RESOURCE_PATH, WORKSPACE_SCOPE } from '../../../../contracts/identity.js';
+import { CONSOLE_CLIENT, OIDC_ISSUER_PATH, WORKSPACE_RESOURCE_PATH, WORKSPACE_SCOPE } from '../../../../contracts/identity.js';
 import { OIDC_SCOPES } from '../../../../contracts/operations/oidc-clients.contract.js';
 import type { Logger } from '../../../../runtime/logger.js';
 import type { SecretBox } from '../../../shared/secret-box.js';
@@ -11,7 +11,7 @@ import type { AttemptCounter } from '../attempts.js';
 import type { SignInFlow } from '../sign-in.js';
 import { ProviderAccounts, SCOPE_CLAIMS } from './accounts.js';
 import { OidcStore } from './adapter.js';
-import type { OidcClientsService } from './clients.service.js';
+import type { FirstPartyClient, OidcClientsService } from './clients.service.js';
 import { firstPartyGrant } from './grants.js';
 import { INTERACTION_ROUTE, InteractionPages, type InteractionAction } from './interactions.js';
 import { loadProviderKeys, SIGNING_ALG } from './keys.js';
@@ -19,6 +19,19 @@ import { errorPage, loggedOutPage, logoutPage, PAGE_HEADERS } from './pages.js';
 
 /** Where the provider is served, below the public base URL: the issuer is `<origin>/oidc`. */
 export const OIDC_PREFIX = OIDC_ISSUER_PATH;
+
+/**
+ * The console's client (`/app`) at this origin: its redirect is `<origin>/app/`, and on a
+ * loopback origin also the other spellings of loopback, so the console signs in whichever
+ * one the browser used (`localhost` or `127.0.0.1`).
+ */
+export function consoleClient(origin: string): FirstPartyClient {
+  const url = new URL(`${origin}${CONSOLE_CLIENT.redirectPath}`);
+  const loopback = ['localhost', '127.0.0.1', '[::1]'];
+  const hosts = loopback.includes(url.hostname) ? [url.hostname, ...loopback.filter((host) => host !== url.hostname)] : [url.hostname];
+  const redirectUris = hosts.map((host) => `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${url.pathname}`);
+  return { clientId: CONSOLE_CLIENT.clientId, name: CONSOLE_CLIENT.name, redirectUris, scopes: [...CONSOLE_CLIENT.scopes] };
+}
 
 /** The engine's authorization endpoint below the issuer. */
 const AUTHORIZATION_PATH = '/auth';
@@ -143,6 +156,7 @@ export class OpenIdProvider {
     const resource = `${origin}${WORKSPACE_RESOURCE_PATH}`;
     const keys = await loadProviderKeys(root, box);
     await this.store.purge();
+    await this.deps.clients.ensurePublic(root.fork(), consoleClient(origin));
     const configuration: Configuration = {
       adapter: this.store.factory,
       jwks: { keys: keys.signing },
