@@ -53,6 +53,7 @@ function parseRoute() {
 
 async function route() {
   const { section, id } = parseRoute();
+  notify('');
   for (const name of SECTIONS) byId(name).hidden = name !== section;
   for (const link of byId('nav').querySelectorAll('a')) {
     if (link.getAttribute('href') === `#/${section}`) link.setAttribute('aria-current', 'page');

@@ -196,7 +196,7 @@ export function newKeyForm(handlers) {
         'label',
         { class: 'choice' },
         h('input', { type: 'radio', name: 'mode', value: 'test' }),
-        ' test (sandbox: free test credits, offline assistant)',
+        ' test (sandbox: its own balance and cases, offline assistant, top-ups without payment)',
       ),
     ),
     h('button', { type: 'submit' }, 'Create key'),

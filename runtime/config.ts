@@ -300,8 +300,11 @@ function workspaceIssuers(env: Env): WorkspaceIssuerConfig[] {
   return parsed;
 }
 
-/** `CONSOLE_ISSUER` and `CONSOLE_CLIENT_ID` together (and an optional `CONSOLE_SCOPE`), or neither. */
-function consoleSignIn(env: Env): ConsoleSignIn | undefined {
+/**
+ * `CONSOLE_ISSUER` and `CONSOLE_CLIENT_ID` together (and an optional `CONSOLE_SCOPE`), or
+ * neither; the issuer must be one the workspace API trusts, or the console's tokens would be refused.
+ */
+function consoleSignIn(env: Env, trusted: readonly WorkspaceIssuerConfig[]): ConsoleSignIn | undefined {
   const issuer = url(env, 'CONSOLE_ISSUER', HTTP);
   const clientId = optional(env, 'CONSOLE_CLIENT_ID');
   if ((issuer === undefined) !== (clientId === undefined)) {
@@ -310,6 +313,9 @@ function consoleSignIn(env: Env): ConsoleSignIn | undefined {
   if (issuer === undefined || clientId === undefined) {
     if (optional(env, 'CONSOLE_SCOPE') !== undefined) throw new ConfigError('CONSOLE_SCOPE', 'is set but CONSOLE_ISSUER is not');
     return undefined;
+  }
+  if (!trusted.some((entry) => entry.issuer.replace(/\/+$/, '') === issuer)) {
+    throw new ConfigError('CONSOLE_ISSUER', `must be one of the issuers of WORKSPACE_ISSUERS (got "${issuer}")`);
   }
   const scope = optional(env, 'CONSOLE_SCOPE') ?? 'openid email profile';
   if (!scope.split(' ').includes('openid')) throw new ConfigError('CONSOLE_SCOPE', `must include openid (got "${scope}")`);
@@ -335,6 +341,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'must be a Stripe webhook signing secret (whsec_…)');
   }
   const llmBaseUrl = url(env, 'LLM_BASE_URL', HTTP);
+  const issuers = workspaceIssuers(env);
   return {
     role,
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -371,8 +378,8 @@ export function loadConfig(env: Env = process.env): Config {
     s3: s3(env),
     clamdUrl: clamdUrl(env),
     workspaceOwnIssuer: boolean(env, 'WORKSPACE_OWN_ISSUER', true),
-    workspaceIssuers: workspaceIssuers(env),
+    workspaceIssuers: issuers,
     researchWelcomeCredits: integer(env, 'RESEARCH_WELCOME_CREDITS', 0, 0, 1_000_000),
-    console: consoleSignIn(env),
+    console: consoleSignIn(env, issuers),
   };
 }

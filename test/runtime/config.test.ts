@@ -40,10 +40,43 @@ describe('configuration', () => {
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN', 'ADMIN_TOKEN must be at least 16 characters long'],
     [{ STRIPE_WEBHOOK_SECRET: 'abc' }, 'STRIPE_WEBHOOK_SECRET', 'STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret (whsec_…)'],
     [{ MEILI_HOST: 'ftp://meili' }, 'MEILI_HOST', 'MEILI_HOST must use http or https (got "ftp")'],
+    [
+      { WORKSPACE_ISSUERS: '[{"issuer":"idp.example.org"}]' },
+      'WORKSPACE_ISSUERS',
+      'WORKSPACE_ISSUERS must be a JSON array of {issuer, audience?, jwksUri?, tokenType?} with http(s) URLs',
+    ],
+    [
+      { RESEARCH_WELCOME_CREDITS: '-5' },
+      'RESEARCH_WELCOME_CREDITS',
+      'RESEARCH_WELCOME_CREDITS must be an integer from 0 to 1000000 (got "-5")',
+    ],
+    [{ CONSOLE_ISSUER: 'https://idp.example.org' }, 'CONSOLE_CLIENT_ID', 'CONSOLE_CLIENT_ID must be set together with its pair'],
+    [
+      { CONSOLE_ISSUER: 'https://idp.example.org', CONSOLE_CLIENT_ID: 'console' },
+      'CONSOLE_ISSUER',
+      'CONSOLE_ISSUER must be one of the issuers of WORKSPACE_ISSUERS (got "https://idp.example.org")',
+    ],
   ])('rejects %o naming the variable', (env, variable, message) => {
     const error = configError(env);
     expect(error.variable).toBe(variable);
     expect(error.message).toBe(message);
+  });
+
+  it('reads the issuers the workspace API trusts and where the console signs in', () => {
+    const config = loadConfig({
+      WORKSPACE_OWN_ISSUER: 'false',
+      WORKSPACE_ISSUERS: JSON.stringify([{ issuer: 'https://idp.example.org', audience: 'api://research', tokenType: false }]),
+      CONSOLE_ISSUER: 'https://idp.example.org/',
+      CONSOLE_CLIENT_ID: 'research-console',
+      RESEARCH_WELCOME_CREDITS: '25',
+    });
+    expect(config).toMatchObject({
+      workspaceOwnIssuer: false,
+      workspaceIssuers: [{ issuer: 'https://idp.example.org', audience: 'api://research', tokenType: false }],
+      console: { issuer: 'https://idp.example.org', clientId: 'research-console', scope: 'openid email profile' },
+      researchWelcomeCredits: 25,
+    });
+    expect(loadConfig({})).toMatchObject({ workspaceOwnIssuer: true, workspaceIssuers: [], console: undefined, researchWelcomeCredits: 0 });
   });
 
   it('stops the process with one line naming the variable', () => {

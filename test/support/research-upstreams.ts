@@ -70,12 +70,14 @@ export interface FakeLlm {
   readonly url: string;
   mode: LlmMode;
   readonly requests: Array<{ schema: string; body: Record<string, unknown> }>;
+  /** Holds every answer until the returned function is called (to see what waits for it). */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
 export async function startFakeLlm(mode: LlmMode = 'ok'): Promise<FakeLlm> {
   const requests: FakeLlm['requests'] = [];
-  const state = { mode };
+  const state: { mode: LlmMode; gate?: Promise<void> } = { mode };
   const server = createServer((request, response) => {
     void (async () => {
       const parsed = JSON.parse(await body(request)) as Record<string, unknown> & {
@@ -83,6 +85,7 @@ export async function startFakeLlm(mode: LlmMode = 'ok'): Promise<FakeLlm> {
       };
       const schema = parsed.response_format?.json_schema?.name ?? '';
       requests.push({ schema, body: parsed });
+      await state.gate;
       const fails =
         (state.mode === 'fail-turns' && schema === 'assistant_turn') || (state.mode === 'fail-research' && schema === 'research_report');
       if (request.url !== '/v1/chat/completions' || fails) {
@@ -115,6 +118,14 @@ export async function startFakeLlm(mode: LlmMode = 'ok'): Promise<FakeLlm> {
       state.mode = next;
     },
     requests,
+    hold() {
+      let release!: () => void;
+      state.gate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        state.gate = undefined;
+        release();
+      };
+    },
     close: () => close(server),
   };
 }
