@@ -11,7 +11,15 @@ import * as views from './views.js';
  */
 
 const SECTIONS = ['cases', 'credits', 'keys'];
-const app = { session: undefined, api: undefined, live: undefined, threadId: undefined, stopWatching: undefined, reload: undefined };
+const app = {
+  session: undefined,
+  api: undefined,
+  live: undefined,
+  threadId: undefined,
+  stopWatching: undefined,
+  reload: undefined,
+  dirty: false,
+};
 
 function notify(message, kind = 'info') {
   const notice = byId('notice');
@@ -72,12 +80,13 @@ async function showCases(id) {
     fill(byId('case'), h('p', { class: 'muted' }, 'Pick a case, or describe a new idea to start one.'));
     return;
   }
-  await showCase(id);
   watch(id);
+  await showCase(id);
 }
 
 async function showCase(id) {
   const view = await app.api.thread(id);
+  if (app.threadId !== id) return; // another case was opened meanwhile
   const focused = document.activeElement?.id;
   const draft = byId('reply-message')?.value ?? '';
   fill(
@@ -104,17 +113,23 @@ async function showCase(id) {
   if (focused) byId(focused)?.focus();
 }
 
-/** The case and the list again, at most once per burst of events. */
+/** The case and the list again: one reload at a time, and one more if events came during it. */
 function refresh(id) {
-  app.reload ??= Promise.resolve()
-    .then(async () => {
+  app.dirty = true;
+  app.reload ??= (async () => {
+    try {
+      while (app.dirty && app.threadId === id) {
+        app.dirty = false;
+        const { items } = await app.api.threads();
+        fill(byId('case-list'), views.caseList(items, id));
+        await showCase(id);
+      }
+    } catch (error) {
+      failed(error);
+    } finally {
       app.reload = undefined;
-      if (app.threadId !== id) return;
-      const { items } = await app.api.threads();
-      fill(byId('case-list'), views.caseList(items, id));
-      await showCase(id);
-    })
-    .catch(failed);
+    }
+  })();
   return app.reload;
 }
 

@@ -37,7 +37,7 @@ export function caseList(items, selectedId) {
             { class: 'meta' },
             h('span', { class: `badge ${item.readinessStatus}` }, READINESS[item.readinessStatus]),
             item.assistantPending ? h('span', { class: 'badge pending' }, 'replying…') : null,
-            item.latestCompletedReportId ? h('span', { class: 'badge report' }, 'report') : null,
+            item.latestCompletedReportId ? h('span', { class: 'badge has-report' }, 'report') : null,
           ),
         ),
       ),
