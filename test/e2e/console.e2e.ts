@@ -12,13 +12,20 @@ import type { TestStack } from '../support/stack.js';
  * the way a person uses it: sign in at our provider (code + PKCE), start a case and see the
  * assistant's reply arrive live (the `threadUpdated` subscription; the LLM is a loopback
  * fake held until the page shows the pending reply), start research and read the summary,
- * start a top-up, create a key (its secret shown once) and revoke it, sign out. Screenshots
+ * start a top-up, create a key (its secret shown once), rotate and revoke it, refresh an
+ * expired access token, sign out. Screenshots
  * of each step are kept under `artifacts/console/`.
  */
 
 // Functions given to `evaluate` run in Chromium; these are the DOM names they use.
 declare function getComputedStyle(element: unknown): { direction: string };
 declare const window: { consoleMarker?: string };
+declare const sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+interface StoredTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: number;
+}
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'artifacts', 'console');
 const WELCOME = 100;
@@ -173,11 +180,36 @@ describe('the console', () => {
     await page.getByRole('button', { name: 'Done' }).click();
     await page.locator('#new-secret').waitFor({ state: 'detached' });
     expect(await page.content()).not.toContain(secret);
+
+    await page.getByRole('button', { name: 'Rotate ci reader' }).click();
+    const rotated = (await page.locator('#new-secret').textContent())!;
+    expect(rotated).toMatch(/^rk_live_/);
+    expect(rotated).not.toBe(secret);
+    expect((await call(stack, secret, 'GET', '/v1/chat/threads')).status).toBe(401);
+    expect((await call(stack, rotated, 'GET', '/v1/chat/threads')).status).toBe(200);
+    await page.getByRole('button', { name: 'Done' }).click();
+
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Revoke ci reader' }).click();
     await page.locator('tr[data-status="revoked"]', { hasText: 'ci reader' }).waitFor();
-    expect((await call(stack, secret, 'GET', '/v1/chat/threads')).body.code).toBe('api_key_revoked');
+    expect((await call(stack, rotated, 'GET', '/v1/chat/threads')).body.code).toBe('api_key_revoked');
     await shot('09-key-revoked');
+  });
+
+  it('refreshes an expired access token with the rotating refresh token, without asking to sign in again', async () => {
+    const before = await page.evaluate(() => JSON.parse(sessionStorage.getItem('qantara.console.session')!) as StoredTokens);
+    await page.evaluate(() => {
+      const tokens = JSON.parse(sessionStorage.getItem('qantara.console.session')!) as StoredTokens;
+      sessionStorage.setItem('qantara.console.session', JSON.stringify({ ...tokens, expiresAt: 0 }));
+    });
+    // A new page load: the console reads the stored (expired) tokens.
+    await page.goto(`${stack.url}/app/#/credits`);
+    await page.reload();
+    await page.locator('#credit-balance').waitFor();
+    const after = await page.evaluate(() => JSON.parse(sessionStorage.getItem('qantara.console.session')!) as StoredTokens);
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(after.expiresAt).toBeGreaterThan(Date.now());
   });
 
   it('signs out at the provider and comes back signed out', async () => {
