@@ -18,6 +18,7 @@ import {
   researchThreads,
 } from '../../contracts/research/threads.contract.js';
 import {
+  type SignedIn,
   researchWorkspace,
   researchWorkspaceApiKeys,
   researchWorkspaceAppendMessage,
@@ -32,7 +33,10 @@ import {
   researchWorkspaceThreads,
   researchWorkspaceThreadWatch,
 } from '../../contracts/research/workspace.contract.js';
-import { implement, implementStream, type Implementation } from '../shared/contracts/implementation.js';
+import type { ResearchKeyAccess } from '../../contracts/access.js';
+import type { ContractInput, OperationContract } from '../../contracts/operation.js';
+import type { SubgraphContext } from '../shared/context.js';
+import { implement, implementStream, type Handler, type Implementation } from '../shared/contracts/implementation.js';
 import type { Services } from '../shared/subgraph.js';
 import type { WorkspaceActor } from './access/workspace-actor.js';
 import { BillingService } from './billing/billing.service.js';
@@ -48,11 +52,26 @@ import { WorkspaceService } from './workspaces/workspace.service.js';
 /** Route groups this service supports, as `/v1/ping` names them. */
 export const ROUTE_GROUPS = ['mcp', 'billing', 'threads'];
 
+/** A handler that sees its caller as a workspace and a mode only, whoever was admitted. */
+type ActorHandler<C> = (
+  input: ContractInput<C>,
+  call: { readonly ctx: SubgraphContext; readonly caller: WorkspaceActor },
+) => ReturnType<Handler<C>>;
+
 /**
- * Every research operation bound to its service method. A signed-in user's operation
- * (`/api/chat/…`) calls the same method as the key operation it derives from: both callers
- * are a workspace and a mode to the services.
+ * A key operation and its signed-in user's twin (`/api/chat/…`), served by one handler: both
+ * admitted callers (a key, a person) are a workspace and a mode to it.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function keyAndUser<C extends OperationContract<any, any, ResearchKeyAccess, any>>(
+  key: C,
+  user: SignedIn<C>,
+  handler: ActorHandler<C>,
+): Implementation[] {
+  return [implement(key, handler as unknown as Handler<C>), implement(user, handler as never)];
+}
+
+/** Every research operation bound to its service method. */
 export function researchOperations(services: Services): Implementation[] {
   const keys = services.get(ApiKeyService);
   const billing = services.get(BillingService);
@@ -68,36 +87,36 @@ export function researchOperations(services: Services): Implementation[] {
   return [
     implement(researchHealth, () => services.get(ResearchHealthService).check()),
     implement(researchPing, (_input, { caller }) => ({ grantedScopes: [...caller.scopes], ok: true, supportedRouteGroups: ROUTE_GROUPS })),
-    implement(researchBilling, (_input, { ctx, caller }) => billing.billing(ctx.em, caller)),
-    implement(researchCreateTopUp, (input, { ctx, caller }) => billing.createTopUp(ctx.em, caller, input)),
+    ...keyAndUser(researchBilling, researchWorkspaceBilling, (_input, { ctx, caller }) => billing.billing(ctx.em, caller)),
+    ...keyAndUser(researchCreateTopUp, researchWorkspaceCreateTopUp, (input, { ctx, caller }) =>
+      billing.createTopUp(ctx.em, caller, input),
+    ),
     implementStream(researchStripeWebhook, async function* (_input, { ctx }, _signal, body) {
       yield await webhook.receive(ctx.em, ctx.headers['stripe-signature'], body);
     }),
-    implement(researchApiKeys, (_input, { ctx, caller }) => keys.list(ctx.em, caller)),
-    implement(researchCreateApiKey, (input, { ctx, caller }) => keys.create(ctx.em, caller, input)),
-    implement(researchRotateApiKey, (input, { ctx, caller }) => keys.rotate(ctx.em, caller, input.apiKeyId)),
-    implement(researchRevokeApiKey, (input, { ctx, caller }) => keys.revoke(ctx.em, caller, input.apiKeyId)),
-    implement(researchThreads, (input, { ctx, caller }) => threads.list(ctx.em, caller, input)),
-    implement(researchThread, (input, { ctx, caller }) => threads.read(ctx.em, caller, input.threadId)),
-    implement(researchCreateThread, (input, { ctx, caller }) => threads.accept(ctx.em, caller, undefined, input.message)),
-    implement(researchAppendMessage, (input, { ctx, caller }) => threads.accept(ctx.em, caller, input.threadId, input.message)),
+    ...keyAndUser(researchApiKeys, researchWorkspaceApiKeys, (_input, { ctx, caller }) => keys.list(ctx.em, caller)),
+    ...keyAndUser(researchCreateApiKey, researchWorkspaceCreateApiKey, (input, { ctx, caller }) => keys.create(ctx.em, caller, input)),
+    ...keyAndUser(researchRotateApiKey, researchWorkspaceRotateApiKey, (input, { ctx, caller }) =>
+      keys.rotate(ctx.em, caller, input.apiKeyId),
+    ),
+    ...keyAndUser(researchRevokeApiKey, researchWorkspaceRevokeApiKey, (input, { ctx, caller }) =>
+      keys.revoke(ctx.em, caller, input.apiKeyId),
+    ),
+    ...keyAndUser(researchThreads, researchWorkspaceThreads, (input, { ctx, caller }) => threads.list(ctx.em, caller, input)),
+    ...keyAndUser(researchThread, researchWorkspaceThread, (input, { ctx, caller }) => threads.read(ctx.em, caller, input.threadId)),
+    ...keyAndUser(researchCreateThread, researchWorkspaceCreateThread, (input, { ctx, caller }) =>
+      threads.accept(ctx.em, caller, undefined, input.message),
+    ),
+    ...keyAndUser(researchAppendMessage, researchWorkspaceAppendMessage, (input, { ctx, caller }) =>
+      threads.accept(ctx.em, caller, input.threadId, input.message),
+    ),
     implement(researchSendMessage, (input, { ctx, caller }) => threads.accept(ctx.em, caller, input.threadId, input.message)),
-    implement(researchStartRun, (input, { ctx, caller }) => runs.start(ctx.em, caller, input.threadId, input.force)),
+    ...keyAndUser(researchStartRun, researchWorkspaceStartRun, (input, { ctx, caller }) =>
+      runs.start(ctx.em, caller, input.threadId, input.force),
+    ),
     implement(researchThreadEvents, (input, { ctx, caller }) => threads.events(ctx.em, caller, input)),
-    implement(researchThreadWatch, (input, { ctx, caller }) => watch(ctx.em, caller, input.threadId)),
+    ...keyAndUser(researchThreadWatch, researchWorkspaceThreadWatch, (input, { ctx, caller }) => watch(ctx.em, caller, input.threadId)),
     implement(researchWorkspace, (_input, { ctx, caller }) => workspaces.read(ctx.em, caller.workspaceId)),
-    implement(researchWorkspaceThreads, (input, { ctx, caller }) => threads.list(ctx.em, caller, input)),
-    implement(researchWorkspaceThread, (input, { ctx, caller }) => threads.read(ctx.em, caller, input.threadId)),
-    implement(researchWorkspaceCreateThread, (input, { ctx, caller }) => threads.accept(ctx.em, caller, undefined, input.message)),
-    implement(researchWorkspaceAppendMessage, (input, { ctx, caller }) => threads.accept(ctx.em, caller, input.threadId, input.message)),
-    implement(researchWorkspaceStartRun, (input, { ctx, caller }) => runs.start(ctx.em, caller, input.threadId, input.force)),
-    implement(researchWorkspaceThreadWatch, (input, { ctx, caller }) => watch(ctx.em, caller, input.threadId)),
-    implement(researchWorkspaceBilling, (_input, { ctx, caller }) => billing.billing(ctx.em, caller)),
-    implement(researchWorkspaceCreateTopUp, (input, { ctx, caller }) => billing.createTopUp(ctx.em, caller, input)),
-    implement(researchWorkspaceApiKeys, (_input, { ctx, caller }) => keys.list(ctx.em, caller)),
-    implement(researchWorkspaceCreateApiKey, (input, { ctx, caller }) => keys.create(ctx.em, caller, input)),
-    implement(researchWorkspaceRotateApiKey, (input, { ctx, caller }) => keys.rotate(ctx.em, caller, input.apiKeyId)),
-    implement(researchWorkspaceRevokeApiKey, (input, { ctx, caller }) => keys.revoke(ctx.em, caller, input.apiKeyId)),
     implement(researchAdminCreateWorkspace, (input, { ctx }) => workspaces.adminCreate(ctx.em, input)),
     implement(researchAdminGrantCredits, (input, { ctx }) => workspaces.grant(ctx.em, input)),
   ];
