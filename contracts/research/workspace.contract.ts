@@ -36,6 +36,7 @@ export function forSignedInUser<C extends OperationContract>(
   name: string,
   route?: { readonly path: string; readonly binding?: Partial<BindingOf<C>> },
 ): SignedIn<C> {
+  if (!/^[a-z][A-Za-z0-9]*$/.test(name)) throw new Error(`operation ${name}: the name must be camelCase`);
   const baseBinding = base.rest[0] as RestBinding | undefined;
   let rest: readonly RestBinding[] = [];
   if (route) {
