@@ -186,6 +186,10 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       logger,
       metrics,
       publicBaseUrl: config.publicBaseUrl,
+      siteBaseUrl: config.siteBaseUrl,
+      apiBaseUrl: config.apiBaseUrl,
+      boundOrigin: served.origin,
+      mcpAllowedOrigins: config.mcpAllowedOrigins,
       mounts,
     });
     trustProxy(app, config.trustProxy);

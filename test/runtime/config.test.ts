@@ -40,10 +40,30 @@ describe('configuration', () => {
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN', 'ADMIN_TOKEN must be at least 16 characters long'],
     [{ STRIPE_WEBHOOK_SECRET: 'abc' }, 'STRIPE_WEBHOOK_SECRET', 'STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret (whsec_…)'],
     [{ MEILI_HOST: 'ftp://meili' }, 'MEILI_HOST', 'MEILI_HOST must use http or https (got "ftp")'],
+    [{ API_BASE_URL: 'api.example.org' }, 'API_BASE_URL', 'API_BASE_URL must be an absolute URL (got "api.example.org")'],
+    [
+      { MCP_ALLOWED_ORIGINS: 'https://ok.example, https://bad.example/path' },
+      'MCP_ALLOWED_ORIGINS',
+      'MCP_ALLOWED_ORIGINS must list origins as scheme://host[:port], comma-separated (got "https://bad.example/path")',
+    ],
   ])('rejects %o naming the variable', (env, variable, message) => {
     const error = configError(env);
     expect(error.variable).toBe(variable);
     expect(error.message).toBe(message);
+  });
+
+  it('reads the site and API base URLs and the MCP origin allow-list', () => {
+    const config = loadConfig({
+      SITE_BASE_URL: 'https://example.org/',
+      API_BASE_URL: 'https://api.example.org',
+      MCP_ALLOWED_ORIGINS: 'https://inspector.example.org, http://localhost:6274',
+    });
+    expect(config).toMatchObject({
+      siteBaseUrl: 'https://example.org',
+      apiBaseUrl: 'https://api.example.org',
+      mcpAllowedOrigins: ['https://inspector.example.org', 'http://localhost:6274'],
+    });
+    expect(loadConfig({})).toMatchObject({ siteBaseUrl: undefined, apiBaseUrl: undefined, mcpAllowedOrigins: [] });
   });
 
   it('stops the process with one line naming the variable', () => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, Middleware } from 'koa';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { OIDC_PREFIX, WORKSPACE_RESOURCE_PATH, WORKSPACE_SCOPE } from '../../../../contracts/identity.js';
 import { OIDC_SCOPES } from '../../../../contracts/operations/oidc-clients.contract.js';
 import type { Logger } from '../../../../runtime/logger.js';
 import type { SecretBox } from '../../../shared/secret-box.js';
@@ -16,12 +17,7 @@ import { INTERACTION_ROUTE, InteractionPages, type InteractionAction } from './i
 import { loadProviderKeys, SIGNING_ALG } from './keys.js';
 import { errorPage, loggedOutPage, logoutPage, PAGE_HEADERS } from './pages.js';
 
-/** Where the provider is served, below the public base URL: the issuer is `<origin>/oidc`. */
-export const OIDC_PREFIX = '/oidc';
-/** The resource (audience) of access tokens: the research workspace API, `<origin>/api/chat`. */
-export const WORKSPACE_RESOURCE_PATH = '/api/chat';
-/** The resource server's scope: with it the access token also carries `org`, `roles`, `email` and `name`. */
-export const WORKSPACE_SCOPE = 'workspace';
+export { OIDC_PREFIX, WORKSPACE_RESOURCE_PATH, WORKSPACE_SCOPE };
 
 /** The engine's authorization endpoint below the issuer. */
 const AUTHORIZATION_PATH = '/auth';
