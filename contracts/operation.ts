@@ -234,9 +234,9 @@ export interface OperationContract<I extends InputShapes = any, R = any, A exten
   readonly tags: readonly string[];
   readonly access: A;
   readonly input: InputShapes;
-  /** Every input field, flat: what GraphQL arguments, MCP tool input and service methods see. */
+  /** Every input field, flat: what GraphQL arguments and service methods see. */
   readonly args: z.ZodObject<MergedShape<I>>;
-  /** `args` plus the fields only the REST wire has (`.meta({ restOnly: true })`, e.g. a selection switch). */
+  /** `args` plus the fields only the named operation has (`.meta({ restOnly: true })`, e.g. a selection switch): REST and MCP input. */
   readonly wireArgs: z.ZodObject;
   /** Which location each field comes from on the REST wire. */
   readonly locations: Readonly<Record<string, InputLocation>>;

@@ -3,8 +3,8 @@ import type { McpResource, McpTool, OperationContract } from '../contracts/opera
 
 /**
  * MCP tool definitions derived from the contracts that opt in (`mcp: { tool }`): the
- * tool's name and description, and its input schema — the operation's arguments as
- * JSON Schema, named as GraphQL names them. A tool runs the operation's named GraphQL
+ * tool's name and description, and its input schema — the operation's inputs as JSON
+ * Schema, named as GraphQL names them. A tool runs the operation's named GraphQL
  * operation, so it is validated, admitted and metered like every other call.
  */
 
@@ -25,7 +25,8 @@ export function mcpTools(contracts: readonly OperationContract[]): McpToolDefini
   return contracts.flatMap((contract) => {
     const binding = contract.mcp;
     if (!isTool(binding)) return [];
-    const schema = z.toJSONSchema(contract.args, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    // The named operation's inputs, as a REST route has them (switches of its selection included).
+    const schema = z.toJSONSchema(contract.wireArgs, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     const { $schema: _schema, ...inputSchema } = schema;
     return [
       {

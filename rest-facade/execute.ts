@@ -68,13 +68,16 @@ export class OperationRunner {
     return data[contract.name];
   }
 
-  /** Validates arguments named as GraphQL names them (MCP), refusing invalid ones through the service, then runs the operation. */
+  /**
+   * Validates arguments named as GraphQL names them (MCP) — those of the named operation,
+   * REST-only switches included — refusing invalid ones through the service, then runs it.
+   */
   async run(
     ctx: Context,
     contract: OperationContract,
     args: Record<string, unknown>,
   ): Promise<{ input: Record<string, unknown>; data: unknown }> {
-    const validation = validateInput<Record<string, unknown>>(contract, args);
+    const validation = validateInput<Record<string, unknown>>(contract, args, { wire: true });
     if (!validation.ok) return this.refuse(ctx, contract, validation.issues);
     return { input: validation.value, data: await this.result(ctx, contract, validation.value) };
   }
