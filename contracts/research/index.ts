@@ -2,6 +2,7 @@ import type { OperationContract } from '../operation.js';
 import type { SubscriptionContract } from '../subscription.js';
 import { researchAdminCreateWorkspace, researchAdminGrantCredits } from './admin.contract.js';
 import { researchBilling, researchCreateTopUp, researchPing, researchStripeWebhook } from './billing.contract.js';
+import { DISCOVERY_CONTRACTS } from './discovery.contract.js';
 import { researchOpenApi } from './docs.contract.js';
 import { researchThreadEvents, researchThreadWatch, threadUpdated } from './events.contract.js';
 import { researchHealth } from './health.contract.js';
@@ -19,6 +20,7 @@ import {
 export const RESEARCH_CONTRACTS: readonly OperationContract[] = [
   researchHealth,
   researchOpenApi,
+  ...DISCOVERY_CONTRACTS,
   researchPing,
   researchBilling,
   researchCreateTopUp,
