@@ -23,13 +23,15 @@ const request = (input: Record<string, unknown> = {}): WireRequest => ({
   openapi: () => ({}),
 });
 
-async function answer(binding: RestBinding, input: Record<string, unknown> = {}) {
+/** What the contract's (first) REST binding answers. */
+async function answer(contract: { readonly rest: readonly unknown[] }, input: Record<string, unknown> = {}) {
+  const binding = contract.rest[0] as RestBinding;
   return binding.respond!(undefined as never, request(input));
 }
 
 describe('discovery documents with distinct site and API addresses', () => {
   it('anchors the catalog on the site and the endpoints on the API', async () => {
-    const { body, headers } = await answer(researchApiCatalog.rest[0]!);
+    const { body, headers } = await answer(researchApiCatalog);
     const { linkset } = body as { linkset: Array<{ anchor: string }> };
     expect(linkset[0]!.anchor).toBe('https://example.org/.well-known/api-catalog');
     expect(headers?.Link).toBe('<https://example.org/.well-known/api-catalog>; rel="api-catalog"');
@@ -39,21 +41,21 @@ describe('discovery documents with distinct site and API addresses', () => {
   });
 
   it('puts the MCP transport and its resource on the API host, the workspace API on the site', async () => {
-    const card = (await answer(researchMcpServerCard.rest[0]!)).body as { remotes: Array<{ url: string }>; websiteUrl: string };
+    const card = (await answer(researchMcpServerCard)).body as { remotes: Array<{ url: string }>; websiteUrl: string };
     expect(card.remotes[0]!.url).toBe('https://api.example.org/mcp');
     expect(card.websiteUrl).toBe('https://example.org');
-    expect((await answer(researchMcpResourceMetadata.rest[0]!)).body).toMatchObject({ resource: 'https://api.example.org/mcp' });
-    expect((await answer(researchWorkspaceResourceMetadata.rest[0]!)).body).toMatchObject({
+    expect((await answer(researchMcpResourceMetadata)).body).toMatchObject({ resource: 'https://api.example.org/mcp' });
+    expect((await answer(researchWorkspaceResourceMetadata)).body).toMatchObject({
       resource: 'https://example.org/api/chat',
       authorization_servers: ['https://id.example.org'],
     });
   });
 
   it('indexes skills on the site with the digest of the bytes served, which name the API host', async () => {
-    const index = (await answer(researchAgentSkills.rest[0]!)).body as { skills: Array<{ name: string; url: string; digest: string }> };
+    const index = (await answer(researchAgentSkills)).body as { skills: Array<{ name: string; url: string; digest: string }> };
     for (const skill of index.skills) {
       expect(skill.url).toBe(`https://example.org/.well-known/agent-skills/${skill.name}/SKILL.md`);
-      const served = (await answer(researchAgentSkill.rest[0]!, { skill: skill.name })).body as Buffer;
+      const served = (await answer(researchAgentSkill, { skill: skill.name })).body as Buffer;
       expect(skill.digest).toBe(`sha256:${createHash('sha256').update(served).digest('hex')}`);
       expect(served.toString('utf8')).toContain('https://api.example.org/');
     }
