@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,6 +147,23 @@ describe('protected resource metadata (RFC 9728)', () => {
     const mcp = (await getJson('/.well-known/oauth-protected-resource/mcp')).body;
     expect(mcp.authorization_servers).toBeUndefined();
     expect(mcp.scopes_supported).toEqual(expect.arrayContaining(['threads_read', 'threads_write', 'research_write', 'billing_read']));
+  });
+});
+
+describe('discovery as the MCP SDK’s OAuth client does it', () => {
+  it('finds the workspace API’s metadata, then its authorization server from the issuer alone', async () => {
+    const resource = await discoverOAuthProtectedResourceMetadata(new URL(`${stack.url}/api/chat`));
+    expect(resource.resource).toBe(`${stack.url}/api/chat`);
+    const issuer = resource.authorization_servers![0]!;
+    const metadata = await discoverAuthorizationServerMetadata(issuer);
+    expect(metadata).toMatchObject({ issuer, authorization_endpoint: `${issuer}/auth` });
+  });
+
+  it('follows the resource_metadata of a 401 from /mcp to metadata naming /mcp', async () => {
+    const refused = await stack.fetch('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const address = /resource_metadata="([^"]+)"/.exec(refused.headers.get('www-authenticate') ?? '')?.[1];
+    const metadata = await discoverOAuthProtectedResourceMetadata(new URL(`${stack.url}/mcp`), { resourceMetadataUrl: address });
+    expect(metadata.resource).toBe(`${stack.url}/mcp`);
   });
 });
 
