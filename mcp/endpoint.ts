@@ -1,11 +1,10 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context, Middleware } from 'koa';
-import { ALL_CONTRACTS } from '../contracts/registry.js';
 import { protectedResourceMetadataPath, type McpServerDeclaration } from '../contracts/mcp.js';
 import type { OperationContract } from '../contracts/operation.js';
-import { DomainError } from '../contracts/errors.js';
-import { FacadeError } from '../rest-facade/facade-error.js';
+import { ALL_CONTRACTS } from '../contracts/registry.js';
 import type { OperationRunner } from '../rest-facade/execute.js';
+import { FacadeError } from '../rest-facade/facade-error.js';
 import { BodyError, readJsonBody } from '../runtime/http/body.js';
 import type { OriginPolicy } from './origins.js';
 import { mcpResources } from './resources.js';
@@ -13,13 +12,12 @@ import { createMcpServer, type McpCatalog } from './server.js';
 import { mcpTools } from './tools.js';
 
 /**
- * One MCP endpoint on the Koa app: streamable HTTP (MCP 2025-11-25), stateless — each
- * POST is answered on its own with a JSON body, so any instance can serve any request
- * and nothing is kept between them. GET (a server-to-client stream) and DELETE (ending a
- * session) are answered 405 with `Allow: POST`, as the transport allows a server without
- * streams or sessions to. In order: `Origin` against the allow-list (403), the method
- * (405), the bearer key as the service's REST routes check it (401 with
- * `WWW-Authenticate: Bearer resource_metadata=…`), then the messages.
+ * One MCP endpoint on the Koa app: streamable HTTP, stateless — each POST is answered on
+ * its own with a JSON body, so any instance serves any request and nothing is kept
+ * between them (docs/adr/0018-mcp-and-discovery.md). In order: the browser `Origin`
+ * against the allow-list (403), the method (GET and DELETE 405 with `Allow: POST`: no
+ * server stream, no session), the bearer key as the service's REST routes check it (401
+ * with `WWW-Authenticate: Bearer resource_metadata=…`), then the messages.
  */
 
 export interface McpEndpointDeps {
@@ -39,6 +37,10 @@ const ALLOW_HEADERS = 'authorization, content-type, accept, mcp-protocol-version
 /** Response headers a browser client may read. */
 const EXPOSE_HEADERS =
   'www-authenticate, mcp-session-id, x-request-id, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, x-quota-limit, x-quota-remaining, x-quota-reset, retry-after';
+/** Headers of the HTTP exchange itself, not of the messages: the transport never needs them. */
+const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade']);
+/** JSON-RPC codes of a body that cannot be read: not JSON (parse error), too large or not JSON at all (server error). */
+const BODY_ERRORS: Readonly<Record<BodyError['status'], number>> = { 400: -32700, 413: -32000, 415: -32000 };
 
 /** The tools and resources of an endpoint: its service's contracts that declare `mcp`. */
 export function mcpCatalog(declaration: McpServerDeclaration, contracts: readonly OperationContract[] = ALL_CONTRACTS): McpCatalog {
@@ -53,10 +55,32 @@ function rpcError(ctx: Context, status: number, code: number, message: string): 
   ctx.body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
-/** Headers of the HTTP exchange itself, not of the messages: the transport never needs them. */
-const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade']);
-
-const BODY_ERRORS: Readonly<Record<BodyError['status'], number>> = { 400: -32700, 413: -32000, 415: -32000 };
+/** Whether the request may go on: an allowed browser origin gets CORS headers, a preflight its answer. */
+function admitOrigin(ctx: Context, origins: OriginPolicy): boolean {
+  const origin = ctx.get('origin');
+  if (origin) {
+    if (!origins.allows(origin)) {
+      rpcError(ctx, 403, -32000, `Forbidden: origin ${origin} is not allowed`);
+      return false;
+    }
+    ctx.set('Access-Control-Allow-Origin', origin);
+    ctx.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+    ctx.vary('Origin');
+  }
+  if (ctx.method === 'OPTIONS') {
+    ctx.set('Access-Control-Allow-Methods', ALLOW);
+    ctx.set('Access-Control-Allow-Headers', ALLOW_HEADERS);
+    ctx.set('Access-Control-Max-Age', '600');
+    ctx.status = 204;
+    return false;
+  }
+  if (ctx.method !== 'POST') {
+    ctx.set('Allow', ALLOW);
+    rpcError(ctx, 405, -32000, `Method not allowed: this endpoint keeps no sessions and opens no streams; ${ALLOW} only.`);
+    return false;
+  }
+  return true;
+}
 
 /** `WWW-Authenticate` of a 401 (RFC 6750, RFC 9728): where the metadata is, and whether a presented key was refused. */
 function challenge(ctx: Context, metadataUrl: string): string {
@@ -64,51 +88,46 @@ function challenge(ctx: Context, metadataUrl: string): string {
   return `Bearer resource_metadata="${metadataUrl}"${presented ? ', error="invalid_token"' : ''}`;
 }
 
-/** Sends the transport's web Response through Koa (headers set by the operations stay). */
+/** Whether the caller holds a key the endpoint's admission accepts; otherwise the refusal is answered. */
+async function admitCaller(ctx: Context, declaration: McpServerDeclaration, deps: McpEndpointDeps, apiUrl: string): Promise<boolean> {
+  try {
+    await deps.runner.authenticate(ctx, declaration.admission);
+    return true;
+  } catch (error) {
+    if (!FacadeError.isExpected(error)) ctx.state.logger?.error({ err: error }, 'MCP admission failed');
+    const refusal = FacadeError.from(error);
+    if (refusal.status === 401) ctx.set('WWW-Authenticate', challenge(ctx, `${apiUrl}${protectedResourceMetadataPath(declaration.path)}`));
+    deps.sendError(ctx, refusal);
+    return false;
+  }
+}
+
+/** The messages as the transport reads them (a web Request; the body already parsed). */
+function transportRequest(ctx: Context): Request {
+  const headers = Object.entries(ctx.headers).flatMap(([name, value]) =>
+    value === undefined || HOP_HEADERS.has(name)
+      ? []
+      : (Array.isArray(value) ? value : [value]).map((item) => [name, item] as [string, string]),
+  );
+  return new Request(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`, { method: 'POST', headers });
+}
+
+/** Sends the transport's web Response through Koa (headers the operations set stay). */
 async function sendResponse(ctx: Context, response: Response): Promise<void> {
-  ctx.status = response.status;
   response.headers.forEach((value, name) => {
     if (name !== 'content-length') ctx.set(name, value);
   });
   const text = await response.text();
   ctx.body = text.length > 0 ? text : null;
-  if (text.length === 0) ctx.status = response.status;
+  ctx.status = response.status;
 }
-
-const asFacadeError = (error: unknown) =>
-  error instanceof FacadeError ? error : error instanceof DomainError ? FacadeError.fromDomain(error) : FacadeError.internal();
 
 export function mcpEndpoint(declaration: McpServerDeclaration, deps: McpEndpointDeps, catalog = mcpCatalog(declaration)): Middleware {
   return async (ctx) => {
     ctx.state.route = declaration.path;
-    const origin = ctx.get('origin');
-    if (origin) {
-      if (!deps.origins.allows(origin)) return rpcError(ctx, 403, -32000, `Forbidden: origin ${origin} is not allowed`);
-      ctx.set('Access-Control-Allow-Origin', origin);
-      ctx.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-      ctx.vary('Origin');
-    }
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Access-Control-Allow-Methods', ALLOW);
-      ctx.set('Access-Control-Allow-Headers', ALLOW_HEADERS);
-      ctx.set('Access-Control-Max-Age', '600');
-      ctx.status = 204;
-      return;
-    }
-    if (ctx.method !== 'POST') {
-      ctx.set('Allow', ALLOW);
-      return rpcError(ctx, 405, -32000, `Method not allowed: this endpoint keeps no sessions and opens no streams; ${ALLOW} only.`);
-    }
+    if (!admitOrigin(ctx, deps.origins)) return;
     const apiUrl = deps.apiUrlFor(ctx);
-    try {
-      await deps.runner.authenticate(ctx, declaration.admission);
-    } catch (error) {
-      const refusal = asFacadeError(error);
-      if (refusal.status === 401)
-        ctx.set('WWW-Authenticate', challenge(ctx, `${apiUrl}${protectedResourceMetadataPath(declaration.path)}`));
-      if (!(error instanceof FacadeError)) ctx.state.logger?.error({ err: error }, 'MCP admission failed');
-      return deps.sendError(ctx, refusal);
-    }
+    if (!(await admitCaller(ctx, declaration, deps, apiUrl))) return;
     let body: unknown;
     try {
       body = await readJsonBody(ctx, BODY_LIMIT);
@@ -118,31 +137,19 @@ export function mcpEndpoint(declaration: McpServerDeclaration, deps: McpEndpoint
     }
     const server = createMcpServer(declaration, catalog, {
       apiUrl,
-      run: async (contract, args) => {
+      answer: async (contract, args) => {
         try {
-          const { input, data } = await deps.runner.run(ctx, contract, args);
-          const binding = contract.rest[0];
-          if (!binding?.respond) return data;
-          return (await binding.respond(data as never, deps.runner.deps.wireRequest(ctx, contract.service, input, args))).body;
+          return await deps.runner.answer(ctx, contract, args);
         } catch (error) {
-          if (!(error instanceof FacadeError) && !(error instanceof DomainError))
-            ctx.state.logger?.error({ err: error }, 'unexpected MCP call error');
-          throw asFacadeError(error);
+          if (!FacadeError.isExpected(error)) ctx.state.logger?.error({ err: error }, 'unexpected MCP call error');
+          throw FacadeError.from(error);
         }
       },
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      const request = new Request(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`, {
-        method: 'POST',
-        headers: Object.entries(ctx.headers).flatMap(([name, value]) =>
-          value === undefined || HOP_HEADERS.has(name)
-            ? []
-            : (Array.isArray(value) ? value : [value]).map((item) => [name, item] as [string, string]),
-        ),
-      });
-      await sendResponse(ctx, await transport.handleRequest(request, { parsedBody: body }));
+      await sendResponse(ctx, await transport.handleRequest(transportRequest(ctx), { parsedBody: body }));
     } finally {
       await server.close();
     }

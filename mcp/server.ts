@@ -24,10 +24,10 @@ import type { McpToolDefinition } from './tools.js';
  * so the key, its scopes and quota, validation and errors are those of REST.
  */
 
-/** How the endpoint runs a contract for this request: the body its REST route would answer (or its data). */
+/** How the endpoint runs a contract for this request: the body its REST route would answer (or its data); refusals as FacadeErrors. */
 export interface McpCalls {
   readonly apiUrl: string;
-  run(contract: OperationContract, args: Record<string, unknown>): Promise<unknown>;
+  answer(contract: OperationContract, args: Record<string, unknown>): Promise<unknown>;
 }
 
 export interface McpCatalog {
@@ -38,9 +38,6 @@ export interface McpCatalog {
 const JSON_TYPE = 'application/json';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A refusal or failure as a FacadeError; anything else is an internal error with its message hidden. */
-const asFacadeError = (error: unknown) => (error instanceof FacadeError ? error : FacadeError.internal());
 
 function toolResult(body: unknown, isError = false): CallToolResult {
   return {
@@ -80,9 +77,9 @@ export function createMcpServer(declaration: McpServerDeclaration, catalog: McpC
       const tool = tools.get(request.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       try {
-        return toolResult(await calls.run(tool.contract, request.params.arguments ?? {}));
+        return toolResult(await calls.answer(tool.contract, request.params.arguments ?? {}));
       } catch (error) {
-        return toolResult(mcpErrorBody(declaration.service, asFacadeError(error), calls.apiUrl), true);
+        return toolResult(mcpErrorBody(declaration.service, FacadeError.from(error), calls.apiUrl), true);
       }
     });
   }
@@ -111,10 +108,10 @@ export function createMcpServer(declaration: McpServerDeclaration, catalog: McpC
       const found = matchResource(catalog.resources, calls.apiUrl, uri);
       if (!found) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
       try {
-        const body = await calls.run(found.resource.contract, { ...found.resource.args, ...found.values });
+        const body = await calls.answer(found.resource.contract, { ...found.resource.args, ...found.values });
         return { contents: [{ uri, mimeType: JSON_TYPE, text: JSON.stringify(body) }] };
       } catch (error) {
-        throw resourceError(declaration.service, asFacadeError(error), calls.apiUrl);
+        throw resourceError(declaration.service, FacadeError.from(error), calls.apiUrl);
       }
     });
   }

@@ -36,7 +36,7 @@ export function variablesOf(input: Record<string, unknown>): Record<string, unkn
  * response headers. Failures come back as `FacadeError`s in no family's shape yet.
  */
 export class OperationRunner {
-  constructor(readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {}
 
   /** Runs one named operation; its first GraphQL error is thrown. */
   async execute(ctx: Context, name: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -80,6 +80,23 @@ export class OperationRunner {
     const validation = validateInput<Record<string, unknown>>(contract, args, { wire: true });
     if (!validation.ok) return this.refuse(ctx, contract, validation.issues);
     return { input: validation.value, data: await this.result(ctx, contract, validation.value) };
+  }
+
+  /**
+   * What an MCP tool call or resource read answers: the operation run for its arguments,
+   * then the body its (first) REST route would send, links under `{api_url}` — or its data
+   * when the route writes none.
+   */
+  async answer(ctx: Context, contract: OperationContract, args: Record<string, unknown>): Promise<unknown> {
+    const { input, data } = await this.run(ctx, contract, args);
+    const binding = contract.rest[0];
+    if (!binding?.respond) return data;
+    return (await binding.respond(data as never, this.wireRequest(ctx, contract.service, input, args))).body;
+  }
+
+  /** What a contract's responder sees of the request. */
+  wireRequest(ctx: Context, service: ServiceName, input: Record<string, unknown>, body: unknown): WireRequest {
+    return this.deps.wireRequest(ctx, service, input, body);
   }
 
   /** Authenticates the caller as the contract's access would, counting and running nothing. */

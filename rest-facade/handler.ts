@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { DomainError, EdgeErrorCode, type ErrorKey } from '../contracts/errors.js';
+import { EdgeErrorCode, type ErrorKey } from '../contracts/errors.js';
 import { validateInput } from '../contracts/input.js';
 import type { WireResponse } from '../contracts/operation.js';
 import type { GatewayContext } from '../gateway/context.js';
@@ -32,9 +32,7 @@ export function send(ctx: Context, result: WireResponse): void {
 
 /** Maps any failure into the family's documented error shape. */
 export function sendError(ctx: Context, family: Route['family'], error: unknown): void {
-  const facadeError =
-    error instanceof FacadeError ? error : error instanceof DomainError ? FacadeError.fromDomain(error) : FacadeError.internal();
-  send(ctx, ERROR_MAPPERS[family](facadeError, ctx));
+  send(ctx, ERROR_MAPPERS[family](FacadeError.from(error), ctx));
 }
 
 const BODY_ERRORS: Readonly<Record<BodyError['status'], ErrorKey>> = {
@@ -77,7 +75,7 @@ export function routeHandler(route: Route, deps: HandlerDeps): Middleware {
       const fieldIssues = validation.ok ? [] : validation.issues.filter((issue) => !(unreadable && issue.location === 'body'));
       const issues = [...decoded.issues, ...fieldIssues];
       if (issues.length > 0 || !validation.ok) return await deps.runner.refuse(ctx, contract, issues);
-      const request = deps.runner.deps.wireRequest(ctx, contract.service, validation.value, body);
+      const request = deps.runner.wireRequest(ctx, contract.service, validation.value, body);
       const variables = variablesOf(validation.value);
       if (binding.stream?.when(body)) {
         await serveEventStream(ctx, { route, request, variables }, { streams: deps.streams!, contextFor: deps.contextFor });
@@ -87,8 +85,7 @@ export function routeHandler(route: Route, deps: HandlerDeps): Middleware {
       const outcome = binding.respond ? await binding.respond(data as never, request) : { body: data };
       send(ctx, { ...outcome, status: outcome.status ?? binding.status ?? 200, headers: { ...binding.headers, ...outcome.headers } });
     } catch (error) {
-      if (!(error instanceof FacadeError) && !(error instanceof DomainError))
-        ctx.state.logger?.error({ err: error }, 'unexpected facade error');
+      if (!FacadeError.isExpected(error)) ctx.state.logger?.error({ err: error }, 'unexpected facade error');
       sendError(ctx, route.family, error);
     }
   };
