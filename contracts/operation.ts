@@ -41,10 +41,23 @@ declare module 'zod' {
   }
 }
 
+/** The identity provider the site mirrors in its discovery documents (ours unless configured otherwise). */
+export interface IdentityProviderFacts {
+  /** Its issuer identifier, as its tokens' `iss` say. */
+  readonly issuer: string;
+  /** Its discovery document (`<issuer>/.well-known/openid-configuration`), as it serves it. */
+  readonly metadata: () => Promise<Readonly<Record<string, unknown>>>;
+}
+
 /** What a REST responder sees of the request besides the data. */
 export interface WireRequest<In = Record<string, unknown>> {
   /** Absolute base for links (`PUBLIC_BASE_URL`, else the request's origin). */
   readonly baseUrl: string;
+  /** `{site_url}`: where the site's pages and discovery documents are (`SITE_BASE_URL`, else `baseUrl`). */
+  readonly siteUrl: string;
+  /** `{api_url}`: where the REST and MCP endpoints are (`API_BASE_URL`, else `baseUrl`). */
+  readonly apiUrl: string;
+  readonly identityProvider: IdentityProviderFacts;
   readonly input: In;
   /** The JSON body as sent. */
   readonly body: unknown;
@@ -93,7 +106,7 @@ export interface RestBinding<In = Record<string, unknown>, Out = unknown> {
    */
   readonly decode?: (body: unknown, problems: InputIssue[]) => unknown;
   /** The documented body when it differs from the GraphQL data (e.g. the library's snake_case). */
-  readonly respond?: (data: Out, request: WireRequest<In>) => WireResponse;
+  readonly respond?: (data: Out, request: WireRequest<In>) => WireResponse | Promise<WireResponse>;
   /** Schema of the wire body when `respond` changes it (OpenAPI). */
   readonly response?: z.ZodType;
   /** Schema of the request body on the wire when `decode` changes it (OpenAPI). */
@@ -144,10 +157,26 @@ export interface Throttle {
   readonly windowSeconds: number;
 }
 
+/** The operation is an MCP tool of its service's MCP endpoint: its input schema is the contract's arguments. */
 export interface McpTool {
   readonly tool: string;
   readonly description?: string;
 }
+
+/**
+ * The operation is an MCP resource of its service's MCP endpoint, read with its REST
+ * binding's body: `uri` is a path under the API base URL, a template (RFC 6570 level 1)
+ * when it names path fields, e.g. `/chat/threads/{threadId}`.
+ */
+export interface McpResource {
+  readonly resource: string;
+  readonly uri: string;
+  readonly description?: string;
+  /** Arguments every read passes besides those of the URI (e.g. a page size). */
+  readonly args?: Readonly<Record<string, unknown>>;
+}
+
+export type McpBinding = McpTool | McpResource;
 
 /** The paging fields a list adds to its input. */
 export type PagingInput<P> = P extends CursorPaging
@@ -190,7 +219,7 @@ export interface ContractDeclaration<
   /** The error for invalid input when it is not the family's usual one. */
   readonly refusal?: (issues: readonly InputIssue[]) => DomainError;
   readonly throttle?: readonly Throttle[];
-  readonly mcp?: McpTool;
+  readonly mcp?: McpBinding;
 }
 
 /** A contract after `defineOperation`: paging applied, input merged, REST bindings a list. */
@@ -205,9 +234,9 @@ export interface OperationContract<I extends InputShapes = any, R = any, A exten
   readonly tags: readonly string[];
   readonly access: A;
   readonly input: InputShapes;
-  /** Every input field, flat: what GraphQL arguments, MCP tool input and service methods see. */
+  /** Every input field, flat: what GraphQL arguments and service methods see. */
   readonly args: z.ZodObject<MergedShape<I>>;
-  /** `args` plus the fields only the REST wire has (`.meta({ restOnly: true })`, e.g. a selection switch). */
+  /** `args` plus the fields only the named operation has (`.meta({ restOnly: true })`, e.g. a selection switch): REST and MCP input. */
   readonly wireArgs: z.ZodObject;
   /** Which location each field comes from on the REST wire. */
   readonly locations: Readonly<Record<string, InputLocation>>;
@@ -219,7 +248,7 @@ export interface OperationContract<I extends InputShapes = any, R = any, A exten
   readonly errors: readonly ErrorKey[];
   readonly refusal?: (issues: readonly InputIssue[]) => DomainError;
   readonly throttle: readonly Throttle[];
-  readonly mcp?: McpTool;
+  readonly mcp?: McpBinding;
   /** Type-level only: the validated input and the result. */
   readonly _types?: { readonly input: InputOf<I> & X; readonly output: R };
 }
@@ -320,3 +349,7 @@ export const operationNameOf = (name: string) => `${name[0]!.toUpperCase()}${nam
 /** The field through which a service refuses input the REST edge found invalid, and its named operation. */
 export const refusalFieldOf = (service: ServiceName) => `${service}InputRefusal`;
 export const refusalOperationOf = (service: ServiceName) => operationNameOf(refusalFieldOf(service));
+
+/** The field through which an endpoint serving many operations (MCP) authenticates a caller first, and its named operation. */
+export const callerCheckFieldOf = (service: ServiceName) => `${service}CallerCheck`;
+export const callerCheckOperationOf = (service: ServiceName) => operationNameOf(callerCheckFieldOf(service));

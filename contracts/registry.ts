@@ -1,7 +1,10 @@
 import { LIBRARY_CONTRACTS } from './library/index.js';
+import { LIBRARY_MCP } from './library/mcp.js';
+import type { McpServerDeclaration } from './mcp.js';
 import type { OperationContract, ServiceName } from './operation.js';
 import { OPERATIONS_CONTRACTS, OPERATIONS_SUBSCRIPTIONS } from './operations/index.js';
 import { RESEARCH_CONTRACTS, RESEARCH_SUBSCRIPTIONS } from './research/index.js';
+import { RESEARCH_MCP } from './research/mcp.js';
 import type { SubscriptionContract } from './subscription.js';
 
 /** Every operation of every service, by service. */
@@ -12,6 +15,9 @@ export const CONTRACTS: Readonly<Record<ServiceName, readonly OperationContract[
 };
 
 export const ALL_CONTRACTS: readonly OperationContract[] = Object.values(CONTRACTS).flat();
+
+/** The MCP endpoints (streamable HTTP), each serving the tools and resources its service's contracts declare. */
+export const MCP_SERVERS: readonly McpServerDeclaration[] = [RESEARCH_MCP, LIBRARY_MCP];
 
 /** Every GraphQL subscription the gateway serves over graphql-ws. */
 export const SUBSCRIPTIONS: readonly SubscriptionContract[] = [...RESEARCH_SUBSCRIPTIONS, ...OPERATIONS_SUBSCRIPTIONS];

@@ -10,10 +10,15 @@ import type { Metrics } from '../runtime/metrics.js';
 import { EdgeErrorCode } from '../contracts/errors.js';
 import { contractFamily } from '../contracts/input.js';
 import { familyOf } from '../contracts/families.js';
-import type { OperationContract, ServiceName } from '../contracts/operation.js';
-import { ALL_CONTRACTS, checkContracts, CONTRACTS } from '../contracts/registry.js';
+import { OIDC_ISSUER_PATH } from '../contracts/identity.js';
+import type { OperationContract, ServiceName, WireRequest } from '../contracts/operation.js';
+import { ALL_CONTRACTS, checkContracts, CONTRACTS, MCP_SERVERS } from '../contracts/registry.js';
+import { mcpCatalog, mcpEndpoint } from '../mcp/endpoint.js';
+import { originPolicy } from '../mcp/origins.js';
+import { OperationRunner } from './execute.js';
 import { FacadeError } from './facade-error.js';
 import { routeHandler, sendError } from './handler.js';
+import { identityProviderMirror } from './identity-mirror.js';
 import { serviceOpenApi } from './openapi/generate.js';
 import { loadOperations } from './operations.js';
 import type { Route } from './route.js';
@@ -29,6 +34,16 @@ export interface AppOptions {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly publicBaseUrl?: string;
+  /** `{site_url}` when it differs from `publicBaseUrl` (discovery documents). */
+  readonly siteBaseUrl?: string;
+  /** `{api_url}` when it differs from `publicBaseUrl` (REST and MCP endpoints, resource addresses). */
+  readonly apiBaseUrl?: string;
+  /** Where clients reach the process when no base URL is set (the bound address); known once it listens. */
+  readonly boundOrigin?: () => string;
+  /** Browser origins allowed on the MCP endpoints besides those of the base URLs (`MCP_ALLOWED_ORIGINS`). */
+  readonly mcpAllowedOrigins?: readonly string[];
+  /** The issuer the site mirrors in its discovery documents; default ours, `<public origin>/oidc`. */
+  readonly identityIssuer?: string;
   /** The operations served (default: every contract of every service). */
   readonly contracts?: readonly OperationContract[];
   /** Subgraphs' non-GraphQL HTTP (e.g. the OpenID provider at `/oidc`), served before the routes. */
@@ -120,10 +135,41 @@ export function createApp(options: AppOptions): Koa {
       subgraphExtensions: {},
     };
   };
+  const publicOrigin = () => options.publicBaseUrl ?? options.boundOrigin?.();
+  const identityProvider = identityProviderMirror(() => options.identityIssuer ?? `${publicOrigin() ?? ''}${OIDC_ISSUER_PATH}`);
+  const siteUrlFor = (ctx: Context) => options.siteBaseUrl ?? baseUrlFor(ctx);
+  const apiUrlFor = (ctx: Context) => options.apiBaseUrl ?? baseUrlFor(ctx);
+  const wireRequest = (ctx: Context, service: ServiceName, input: Record<string, unknown>, body: unknown): WireRequest => ({
+    baseUrl: baseUrlFor(ctx),
+    siteUrl: siteUrlFor(ctx),
+    apiUrl: apiUrlFor(ctx),
+    identityProvider,
+    input,
+    body,
+    headers: requestHeaders(ctx),
+    openapi: () => openapi(service),
+  });
+  const runner = new OperationRunner({ server: options.server, operations, contextFor, wireRequest });
+  const contracts = options.contracts ?? ALL_CONTRACTS;
   const router = new Router();
-  const deps = { server: options.server, streams: options.streams, operations, contextFor, baseUrlFor, openapi };
-  for (const route of contractRoutes(options.contracts ?? ALL_CONTRACTS)) {
+  const deps = { runner, streams: options.streams, contextFor };
+  for (const route of contractRoutes(contracts)) {
     router.register(route.binding.path, [route.binding.method], routeHandler(route, deps));
+  }
+  const origins = originPolicy({
+    configured: options.mcpAllowedOrigins ?? [],
+    baseUrls: [options.publicBaseUrl, options.siteBaseUrl, options.apiBaseUrl].filter((url) => url !== undefined),
+    boundOrigin: options.boundOrigin,
+  });
+  const served = new Set(contracts.map((contract) => contract.service));
+  for (const declaration of MCP_SERVERS.filter((server) => served.has(server.service))) {
+    const sendFamilyError = (ctx: Context, error: FacadeError) => sendError(ctx, familyOf(declaration.path), error);
+    const endpoint = mcpEndpoint(
+      declaration,
+      { runner, origins, apiUrlFor, sendError: sendFamilyError },
+      mcpCatalog(declaration, contracts),
+    );
+    router.all(declaration.path, endpoint);
   }
   const graphql = koaGraphQL(options.server, contextFor);
   router.post('/graphql', graphql);

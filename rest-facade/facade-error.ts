@@ -37,6 +37,18 @@ export class FacadeError extends Error {
     return FacadeError.of(CommonErrorCode.NOT_FOUND, `no route for ${path}`);
   }
 
+  /** Any failure on its way to the wire: a refusal as it is, anything unknown as an internal error with its message hidden. */
+  static from(error: unknown): FacadeError {
+    if (error instanceof FacadeError) return error;
+    if (error instanceof DomainError) return FacadeError.fromDomain(error);
+    return FacadeError.internal();
+  }
+
+  /** Whether a failure is one the edge expected (a refusal), rather than a fault to log. */
+  static isExpected(error: unknown): boolean {
+    return error instanceof FacadeError || error instanceof DomainError;
+  }
+
   static internal(): FacadeError {
     return FacadeError.of(CommonErrorCode.INTERNAL_SERVER_ERROR, 'Internal server error');
   }

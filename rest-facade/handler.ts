@@ -1,28 +1,22 @@
-import type { ApolloServer } from '@apollo/server';
 import type { Context, Middleware } from 'koa';
-import { DomainError, EdgeErrorCode, type ErrorKey } from '../contracts/errors.js';
-import { validateInput, type InputIssue } from '../contracts/input.js';
-import { operationNameOf, refusalOperationOf, type ServiceName, type WireRequest, type WireResponse } from '../contracts/operation.js';
+import { EdgeErrorCode, type ErrorKey } from '../contracts/errors.js';
+import { validateInput } from '../contracts/input.js';
+import type { WireResponse } from '../contracts/operation.js';
 import type { GatewayContext } from '../gateway/context.js';
 import { edgeHeaders } from '../gateway/edge-headers.js';
 import type { StreamSources } from '../gateway/stream-sources.js';
 import { BodyError, readJsonBody } from '../runtime/http/body.js';
-import { requestHeaders } from '../runtime/http/headers.js';
 import { decodeRequest } from './decode.js';
 import { serveEventStream } from './event-stream.js';
+import { variablesOf, type OperationRunner } from './execute.js';
 import { FacadeError } from './facade-error.js';
 import { ERROR_MAPPERS } from './families.js';
 import type { Route } from './route.js';
 
 export interface HandlerDeps {
-  readonly server: ApolloServer<GatewayContext>;
-  /** The committed named operations, by name. */
-  readonly operations: ReadonlyMap<string, string>;
+  readonly runner: OperationRunner;
   readonly contextFor: (ctx: Context) => GatewayContext;
-  readonly baseUrlFor: (ctx: Context) => string;
   readonly streams?: StreamSources;
-  /** The OpenAPI description of a service, for the documentation routes. */
-  readonly openapi: (service: ServiceName) => Record<string, unknown>;
 }
 
 /** Writes a wire response to Koa. */
@@ -38,9 +32,7 @@ export function send(ctx: Context, result: WireResponse): void {
 
 /** Maps any failure into the family's documented error shape. */
 export function sendError(ctx: Context, family: Route['family'], error: unknown): void {
-  const facadeError =
-    error instanceof FacadeError ? error : error instanceof DomainError ? FacadeError.fromDomain(error) : FacadeError.internal();
-  send(ctx, ERROR_MAPPERS[family](facadeError, ctx));
+  send(ctx, ERROR_MAPPERS[family](FacadeError.from(error), ctx));
 }
 
 const BODY_ERRORS: Readonly<Record<BodyError['status'], ErrorKey>> = {
@@ -58,43 +50,6 @@ async function readBody(ctx: Context, route: Route): Promise<unknown> {
     if (error instanceof BodyError) throw FacadeError.of(BODY_ERRORS[error.status], error.message);
     throw error;
   }
-}
-
-/** The validated input as GraphQL variables (the named operation declares those it uses). */
-function variablesOf(input: Record<string, unknown>): Record<string, unknown> {
-  const variables: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(input)) if (value !== undefined) variables[name] = value;
-  return variables;
-}
-
-/** Runs a named operation through the gateway; the edge facts of the subgraphs become headers either way. */
-async function execute(
-  ctx: Context,
-  deps: HandlerDeps,
-  name: string,
-  variables: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const document = deps.operations.get(name);
-  if (!document) throw new Error(`no named operation ${name}`);
-  const contextValue = deps.contextFor(ctx);
-  const response = await deps.server.executeOperation({ query: document, operationName: name, variables }, { contextValue });
-  for (const [header, value] of Object.entries(edgeHeaders(contextValue.subgraphExtensions))) ctx.set(header, value);
-  const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
-  if (!result) throw FacadeError.internal();
-  const firstError = result.errors?.[0];
-  if (firstError) throw FacadeError.fromGraphQL(firstError);
-  return (result.data ?? {}) as Record<string, unknown>;
-}
-
-/**
- * Invalid input found at the edge is refused by the operation's own service, as if it
- * had found it: its guard authenticates first (a missing key answers 401 before bad
- * input does) and reports its edge facts, then the service's refusal comes back.
- */
-async function refuse(ctx: Context, deps: HandlerDeps, route: Route, issues: readonly InputIssue[]): Promise<never> {
-  const { service, name } = route.contract;
-  await execute(ctx, deps, refusalOperationOf(service), { operation: name, issues });
-  throw FacadeError.internal();
 }
 
 /**
@@ -119,25 +74,18 @@ export function routeHandler(route: Route, deps: HandlerDeps): Middleware {
       const unreadable = decoded.issues.some((issue) => issue.location === 'body' && issue.path.length === 0);
       const fieldIssues = validation.ok ? [] : validation.issues.filter((issue) => !(unreadable && issue.location === 'body'));
       const issues = [...decoded.issues, ...fieldIssues];
-      if (issues.length > 0 || !validation.ok) return await refuse(ctx, deps, route, issues);
-      const request: WireRequest = {
-        baseUrl: deps.baseUrlFor(ctx),
-        input: validation.value,
-        body,
-        headers: requestHeaders(ctx),
-        openapi: () => deps.openapi(contract.service),
-      };
+      if (issues.length > 0 || !validation.ok) return await deps.runner.refuse(ctx, contract, issues);
+      const request = deps.runner.wireRequest(ctx, contract.service, validation.value, body);
       const variables = variablesOf(validation.value);
       if (binding.stream?.when(body)) {
         await serveEventStream(ctx, { route, request, variables }, { streams: deps.streams!, contextFor: deps.contextFor });
         return;
       }
       const data = await dataOf(ctx, route, deps, variables);
-      const outcome = binding.respond ? binding.respond(data as never, request) : { body: data };
+      const outcome = binding.respond ? await binding.respond(data as never, request) : { body: data };
       send(ctx, { ...outcome, status: outcome.status ?? binding.status ?? 200, headers: { ...binding.headers, ...outcome.headers } });
     } catch (error) {
-      if (!(error instanceof FacadeError) && !(error instanceof DomainError))
-        ctx.state.logger?.error({ err: error }, 'unexpected facade error');
+      if (!FacadeError.isExpected(error)) ctx.state.logger?.error({ err: error }, 'unexpected facade error');
       sendError(ctx, route.family, error);
     }
   };
@@ -148,8 +96,7 @@ async function dataOf(ctx: Context, route: Route, deps: HandlerDeps, variables: 
   const { contract } = route;
   if (contract.kind === 'edge') return undefined;
   if (contract.kind === 'stream') return upload(ctx, deps, contract.name, variables);
-  const data = await execute(ctx, deps, operationNameOf(contract.name), variables);
-  return data[contract.name];
+  return deps.runner.result(ctx, contract, variables);
 }
 
 /** An upload: the request body goes unread to the streaming operation (here or over HTTP); its one event is the result. */

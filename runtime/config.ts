@@ -18,6 +18,16 @@ export interface Config {
   /** Host the HTTP server binds; all interfaces unless set. */
   readonly host: string;
   readonly publicBaseUrl: string | undefined;
+  /** `{site_url}`: the site (discovery documents, workspace routes); default `PUBLIC_BASE_URL`. */
+  readonly siteBaseUrl: string | undefined;
+  /** `{api_url}`: the REST and MCP endpoints; default `PUBLIC_BASE_URL`. */
+  readonly apiBaseUrl: string | undefined;
+  /**
+   * Origins a browser may call the MCP endpoints from, besides those of the site and API
+   * base URLs (and of the bound address when no base URL is set); a request with any
+   * other `Origin` is refused (DNS rebinding).
+   */
+  readonly mcpAllowedOrigins: readonly string[];
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly adminToken: string | undefined;
@@ -322,6 +332,28 @@ function consoleSignIn(env: Env, trusted: readonly WorkspaceIssuerConfig[]): Con
   return { issuer, clientId, scope };
 }
 
+/** `MCP_ALLOWED_ORIGINS`: comma-separated origins, `scheme://host[:port]` each. */
+function origins(env: Env, name: string): string[] {
+  const raw = optional(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(entry);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || !HTTP.includes(parsed.protocol) || parsed.origin !== entry.replace(/\/+$/, '')) {
+        throw new ConfigError(name, `must list origins as scheme://host[:port], comma-separated (got "${entry}")`);
+      }
+      return parsed.origin;
+    });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const role = oneOf(env, 'ROLE', ROLES, 'all');
   const subgraphUrls: Partial<Record<SubgraphName, string>> = {};
@@ -347,6 +379,9 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: optional(env, 'HOST') ?? '0.0.0.0',
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', HTTP),
+    siteBaseUrl: url(env, 'SITE_BASE_URL', HTTP),
+    apiBaseUrl: url(env, 'API_BASE_URL', HTTP),
+    mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: optional(env, 'DATA_DIR') ?? '.data',
     adminToken,

@@ -2,7 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getNamedType, isObjectType, parse, print, validate, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
-import { operationNameOf, refusalFieldOf, refusalOperationOf, type OperationContract, type ServiceName } from '../contracts/operation.js';
+import {
+  callerCheckFieldOf,
+  callerCheckOperationOf,
+  operationNameOf,
+  refusalFieldOf,
+  refusalOperationOf,
+  type OperationContract,
+  type ServiceName,
+} from '../contracts/operation.js';
 import { fieldArgs, kindOf, unwrap } from '../contracts/schema-shape.js';
 
 /**
@@ -57,9 +65,11 @@ export function namedOperation(schema: GraphQLSchema, contract: OperationContrac
   return print(parse(text));
 }
 
-/** The contracts REST runs through GraphQL: queries and mutations with a REST binding. */
+/** The contracts REST and MCP run through GraphQL: queries and mutations with a REST binding or an MCP tool or resource. */
 export const routedContracts = (contracts: readonly OperationContract[]) =>
-  contracts.filter((contract) => (contract.kind === 'query' || contract.kind === 'mutation') && contract.rest.length > 0);
+  contracts.filter(
+    (contract) => (contract.kind === 'query' || contract.kind === 'mutation') && (contract.rest.length > 0 || contract.mcp !== undefined),
+  );
 
 /** How the REST edge has the service refuse input it found invalid. */
 const refusalOperation = (service: ServiceName) =>
@@ -69,10 +79,18 @@ const refusalOperation = (service: ServiceName) =>
     ),
   );
 
+/** How an MCP endpoint authenticates its caller before reading any message. */
+const callerCheckOperation = (service: ServiceName) =>
+  print(parse(`query ${callerCheckOperationOf(service)}($operation: String!) { ${callerCheckFieldOf(service)}(operation: $operation) }`));
+
 /** The generated file of one service. */
 export function operationsFile(service: ServiceName, schema: GraphQLSchema, contracts: readonly OperationContract[]): string {
   const header = '# Generated from the operation contracts by `npm run schema:print`; do not edit.\n';
-  const operations = [...routedContracts(contracts).map((contract) => namedOperation(schema, contract)), refusalOperation(service)];
+  const operations = [
+    ...routedContracts(contracts).map((contract) => namedOperation(schema, contract)),
+    refusalOperation(service),
+    callerCheckOperation(service),
+  ];
   return `${header}\n${operations.join('\n\n')}\n`;
 }
 

@@ -111,7 +111,7 @@ export const libraryBooks = defineOperation({
       category: lib.filter(),
       author: lib.filter(),
       ...window(CATALOG_WINDOWS.books.default, CATALOG_WINDOWS.books.cap),
-      withParts: lib.lenientFlag().meta({ restOnly: true, description: '`1` adds each book’s parts as `toc`.' }),
+      withParts: lib.lenientFlag().meta({ restOnly: true, description: 'Adds each book’s parts as `toc` (`with_parts=1` on REST).' }),
     },
   },
   output: LibraryBookList,

@@ -31,8 +31,9 @@ export const researchBilling = defineOperation({
   rest: {
     method: 'GET',
     path: '/v1/billing',
-    respond: (billing, request) => ({ body: { ...billing, topUpEndpoint: `${request.baseUrl}${billing.topUpEndpoint}` } }),
+    respond: (billing, request) => ({ body: { ...billing, topUpEndpoint: `${request.apiUrl}${billing.topUpEndpoint}` } }),
   },
+  mcp: { resource: 'billing', uri: '/billing', description: 'Credit balance, pricing and top-up options of the key’s workspace.' },
 });
 
 export const researchCreateTopUp = defineOperation({

@@ -15,6 +15,6 @@ export const researchOpenApi = defineOperation({
   rest: {
     method: 'GET',
     path: '/.well-known/openapi.json',
-    respond: (_data, request) => ({ type: 'application/json', body: { ...request.openapi(), servers: [{ url: request.baseUrl }] } }),
+    respond: (_data, request) => ({ type: 'application/json', body: { ...request.openapi(), servers: [{ url: request.apiUrl }] } }),
   },
 });

@@ -25,6 +25,12 @@ export const researchThreads = defineOperation({
   output: ThreadSummary,
   paging: { kind: 'cursor', limit: { min: 1, max: 100, default: 20 }, cursor: 'The `nextCursor` of the previous page.' },
   rest: { method: 'GET', path: '/v1/chat/threads' },
+  mcp: {
+    resource: 'threads',
+    uri: '/chat/threads',
+    description: 'Safe summaries of the workspace’s 100 most recently active cases.',
+    args: { limit: 100 },
+  },
 });
 
 export const researchThread = defineOperation({
@@ -40,6 +46,11 @@ export const researchThread = defineOperation({
   output: ThreadView,
   rest: { method: 'GET', path: '/v1/chat/threads/:threadId' },
   errors: [ResearchErrorCode.thread_not_found],
+  mcp: {
+    resource: 'thread',
+    uri: '/chat/threads/{threadId}',
+    description: 'One case: anamnesis, gap assessment, messages, report summaries and research runs.',
+  },
 });
 
 export const researchCreateThread = defineOperation({

@@ -7,7 +7,9 @@ import { LIBRARY_DESCRIPTION } from '../../contracts/library/about.js';
 import type { InputLocation, OperationContract, RestBinding, ServiceName } from '../../contracts/operation.js';
 import { describeSchema, unwrap } from '../../contracts/schema-shape.js';
 import { VERSION } from '../../contracts/version.js';
+import { MCP_SERVERS } from '../../contracts/registry.js';
 import { errorBody } from './error-bodies.js';
+import { mcpPath } from './mcp-paths.js';
 import { SchemaCollector, type JsonSchema } from './json-schema.js';
 import { RATE_LIMIT_HEADERS, rateLimitHeaderRefs, SECURITY_SCHEMES } from './security.js';
 
@@ -188,7 +190,14 @@ export function serviceOpenApi(service: ServiceName, contracts: readonly Operati
       paths[path] = { ...paths[path], [binding.method.toLowerCase()]: builder.operation(contract, binding, index) };
     });
   }
-  const tags = [...new Set(contracts.flatMap((contract) => contract.tags))].map((name) => ({ name }));
+  const servers = MCP_SERVERS.filter((server) => server.service === service);
+  for (const server of servers) {
+    const access = server.admission.access;
+    paths[server.path] = mcpPath(server, contracts, SECURITY[access.kind](access, server.admission), builder.schemas);
+  }
+  const tags = [...new Set([...contracts.flatMap((contract) => contract.tags), ...(servers.length > 0 ? ['mcp'] : [])])].map((name) => ({
+    name,
+  }));
   return {
     openapi: '3.1.0',
     info: { title: about.title, version: about.version, description: about.description, 'x-service-version': VERSION },

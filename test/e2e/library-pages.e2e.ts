@@ -5,6 +5,7 @@ import type { OpenAPI } from 'openapi-types';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY_CONTRACTS } from '../../contracts/library/index.js';
+import { LIBRARY_MCP } from '../../contracts/library/mcp.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 // Functions given to `page.evaluate` run in Chromium; these are the DOM names they use
@@ -64,10 +65,11 @@ describe('OpenAPI description', () => {
     await expect(SwaggerParser.validate(structuredClone(document) as unknown as OpenAPI.Document)).resolves.toBeTruthy();
   });
 
-  it('describes every library REST route and nothing the facade does not serve', async () => {
+  it('describes every library REST route and the MCP endpoint, and nothing the facade does not serve', async () => {
     const document = await openApi();
     const routed = LIBRARY_CONTRACTS.flatMap((contract) => contract.rest)
       .map((binding) => `${binding.method} ${binding.path.replace(/:(\w+)/g, '{$1}')}`)
+      .concat(['POST', 'GET', 'DELETE'].map((method) => `${method} ${LIBRARY_MCP.path}`))
       .sort();
     const described = Object.entries(document.paths)
       .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))

@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
@@ -41,6 +43,28 @@ describe('gateway against HTTP subgraphs', () => {
     expect(((await ready.json()) as { status: string }).status).toBe('ok');
     const healthz = await fetch(`${gateway.url}/healthz`);
     expect(healthz.status).toBe(200);
+  });
+
+  it('serves an MCP endpoint through remote subgraphs: the key checked, a tool call metered', async () => {
+    const registered = await fetch(`${gateway.url}/v1/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'mcp@example.org' }),
+    });
+    expect(registered.status).toBe(201);
+    const { key } = (await registered.json()) as { key: string };
+    const client = new Client({ name: 'remote-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${gateway.url}/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+    );
+    const result = await client.callTool({ name: 'categories', arguments: {} });
+    expect(result).toMatchObject({ structuredContent: { total: 0, categories: [] } });
+    await client.close();
+    const me = (await (await fetch(`${gateway.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+      usage: { today: number };
+    };
+    expect(me.usage.today).toBe(2);
+    expect((await fetch(`${gateway.url}/v1/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(401);
   });
 
   it('answers an unknown field with 400 GRAPHQL_VALIDATION_FAILED', async () => {

@@ -40,7 +40,17 @@ describe('GET /.well-known/openapi.json', () => {
     expect(document.servers).toEqual([{ url: stack.url }]);
     expect(Object.keys(document.paths).sort()).toEqual(
       [
+        '/.well-known/agent-skills/index.json',
+        '/.well-known/agent-skills/{skill}/SKILL.md',
+        '/.well-known/api-catalog',
+        '/.well-known/mcp/server-card.json',
+        '/.well-known/oauth-authorization-server',
+        '/.well-known/oauth-authorization-server/oidc',
+        '/.well-known/oauth-protected-resource/api/chat',
+        '/.well-known/oauth-protected-resource/mcp',
+        '/.well-known/oauth-protected-resource/v1/mcp',
         '/.well-known/openapi.json',
+        '/.well-known/openid-configuration',
         '/admin/research/workspaces',
         '/admin/research/workspaces/{workspaceId}/credits',
         '/api/chat/api-keys',
@@ -54,6 +64,7 @@ describe('GET /.well-known/openapi.json', () => {
         '/api/chat/threads/{threadId}/research-runs',
         '/api/chat/workspace',
         '/health',
+        '/mcp',
         '/v1/api-keys',
         '/v1/api-keys/{apiKeyId}/revoke',
         '/v1/api-keys/{apiKeyId}/rotate',

@@ -56,6 +56,12 @@ describe('configuration', () => {
       'CONSOLE_ISSUER',
       'CONSOLE_ISSUER must be one of the issuers of WORKSPACE_ISSUERS (got "https://idp.example.org")',
     ],
+    [{ API_BASE_URL: 'api.example.org' }, 'API_BASE_URL', 'API_BASE_URL must be an absolute URL (got "api.example.org")'],
+    [
+      { MCP_ALLOWED_ORIGINS: 'https://ok.example, https://bad.example/path' },
+      'MCP_ALLOWED_ORIGINS',
+      'MCP_ALLOWED_ORIGINS must list origins as scheme://host[:port], comma-separated (got "https://bad.example/path")',
+    ],
   ])('rejects %o naming the variable', (env, variable, message) => {
     const error = configError(env);
     expect(error.variable).toBe(variable);
@@ -77,6 +83,20 @@ describe('configuration', () => {
       researchWelcomeCredits: 25,
     });
     expect(loadConfig({})).toMatchObject({ workspaceOwnIssuer: true, workspaceIssuers: [], console: undefined, researchWelcomeCredits: 0 });
+  });
+
+  it('reads the site and API base URLs and the MCP origin allow-list', () => {
+    const config = loadConfig({
+      SITE_BASE_URL: 'https://example.org/',
+      API_BASE_URL: 'https://api.example.org',
+      MCP_ALLOWED_ORIGINS: 'https://inspector.example.org, http://localhost:6274',
+    });
+    expect(config).toMatchObject({
+      siteBaseUrl: 'https://example.org',
+      apiBaseUrl: 'https://api.example.org',
+      mcpAllowedOrigins: ['https://inspector.example.org', 'http://localhost:6274'],
+    });
+    expect(loadConfig({})).toMatchObject({ siteBaseUrl: undefined, apiBaseUrl: undefined, mcpAllowedOrigins: [] });
   });
 
   it('stops the process with one line naming the variable', () => {

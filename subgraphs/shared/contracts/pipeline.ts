@@ -127,6 +127,18 @@ export class OperationPipeline {
     throw refusalOf(contract, issues);
   }
 
+  /**
+   * Authenticates the caller as the operation's access would, without counting or
+   * running anything: an endpoint that serves many operations (MCP) answers 401 before
+   * it reads its messages. Only guards that can authenticate alone (`refuse`) can.
+   */
+  async authenticate(contract: OperationContract, ctx: SubgraphContext): Promise<void> {
+    if (contract.access.kind === 'public') return;
+    const guard = this.guard(contract.access.kind);
+    if (!guard.refuse) throw new Error(`access ${contract.access.kind} cannot authenticate without admitting (operation ${contract.name})`);
+    await guard.refuse(ctx, contract.access, contract);
+  }
+
   private async admit(contract: OperationContract, ctx: SubgraphContext, args: Record<string, unknown>) {
     const validation = validateInput(contract, args);
     if (!validation.ok) return this.refuse(contract, ctx, validation.issues);

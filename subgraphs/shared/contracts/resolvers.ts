@@ -2,7 +2,7 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import { z } from 'zod';
 import type { InputIssue } from '../../../contracts/input.js';
-import type { OperationContract, ServiceName } from '../../../contracts/operation.js';
+import { callerCheckFieldOf, refusalFieldOf, type OperationContract, type ServiceName } from '../../../contracts/operation.js';
 import { describeSchema, fieldArgs, kindOf, unwrap } from '../../../contracts/schema-shape.js';
 import type { SubgraphContext } from '../context.js';
 import { graphqlTypes } from './graphql-types.js';
@@ -81,13 +81,14 @@ function operationResolver(service: ServiceName, contracts: readonly OperationCo
     (contract.kind === 'query' ? Query : Mutation)(type as never, options)(cls.prototype, contract.name, descriptor);
   }
   refusalField(cls, service, contracts, runtime);
+  callerCheckField(cls, service, contracts, runtime);
   Resolver()(cls);
   return cls;
 }
 
 /** `<service>InputRefusal(operation, issues)`: always an error — the one the service answers for that input. */
 function refusalField(cls: ClassType, service: ServiceName, contracts: readonly OperationContract[], runtime: () => ContractRuntime): void {
-  const name = `${service}InputRefusal`;
+  const name = refusalFieldOf(service);
   const byName = new Map(contracts.map((contract) => [contract.name, contract]));
   const descriptor = method(cls, name, (operation: unknown, issues: unknown, ctx: unknown) => {
     const contract = byName.get(String(operation));
@@ -99,6 +100,28 @@ function refusalField(cls: ClassType, service: ServiceName, contracts: readonly 
   Ctx()(cls.prototype, name, 2);
   const description = 'Internal: how the REST edge has this service refuse input it found invalid. Always answers with an error.';
   Query(() => Boolean, { name, nullable: true, description })(cls.prototype, name, descriptor);
+}
+
+/** `<service>CallerCheck(operation)`: true when the caller may call the operation's access kind; counts and runs nothing. */
+function callerCheckField(
+  cls: ClassType,
+  service: ServiceName,
+  contracts: readonly OperationContract[],
+  runtime: () => ContractRuntime,
+): void {
+  const name = callerCheckFieldOf(service);
+  const byName = new Map(contracts.map((contract) => [contract.name, contract]));
+  const descriptor = method(cls, name, async (operation: unknown, ctx: unknown) => {
+    const contract = byName.get(String(operation));
+    if (!contract) throw new Error(`no operation ${String(operation)}`);
+    await runtime().pipeline.authenticate(contract, ctx as SubgraphContext);
+    return true;
+  });
+  Arg('operation', () => String)(cls.prototype, name, 0);
+  Ctx()(cls.prototype, name, 1);
+  const description =
+    'Internal: authenticates the caller as the named operation’s access would, counting and running nothing (MCP endpoints answer 401 with it).';
+  Query(() => Boolean, { name, description })(cls.prototype, name, descriptor);
 }
 
 /** Object schemas reachable from the outputs, each once. */

@@ -17,9 +17,6 @@ import { INTERACTION_ROUTE, InteractionPages, type InteractionAction } from './i
 import { loadProviderKeys, SIGNING_ALG } from './keys.js';
 import { errorPage, loggedOutPage, logoutPage, PAGE_HEADERS } from './pages.js';
 
-/** Where the provider is served, below the public base URL: the issuer is `<origin>/oidc`. */
-export const OIDC_PREFIX = OIDC_ISSUER_PATH;
-
 /**
  * The console's client (`/app`) at this origin: its redirect is `<origin>/app/`, and on a
  * loopback origin also the other spellings of loopback, so the console signs in whichever
@@ -116,7 +113,7 @@ export class OpenIdProvider {
         ctx.body = { error: 'temporarily_unavailable', error_description: 'The OpenID provider is starting or its database is down.' };
         return;
       }
-      const below = ctx.path.slice(OIDC_PREFIX.length) || '/';
+      const below = ctx.path.slice(OIDC_ISSUER_PATH.length) || '/';
       const interaction = INTERACTION_ROUTE.exec(below);
       if (interaction) {
         await built.interactions.handle(ctx, interaction[1]!, interaction[2] as InteractionAction | undefined);
@@ -124,14 +121,14 @@ export class OpenIdProvider {
       }
       await this.delegate(ctx, built);
     };
-    return { prefix: OIDC_PREFIX, middleware };
+    return { prefix: OIDC_ISSUER_PATH, middleware };
   }
 
   /** Hands the request to the engine (a Koa app of its own) as if it were mounted at the issuer's path. */
   private async delegate(ctx: Context, built: Built): Promise<void> {
     const req = ctx.req as IncomingMessage & { originalUrl?: string };
     const url = req.url ?? '/';
-    const rest = url.slice(OIDC_PREFIX.length);
+    const rest = url.slice(OIDC_ISSUER_PATH.length);
     req.url = rest.startsWith('/') ? rest : `/${rest}`;
     // The engine derives its mount path from `originalUrl` minus `url`: the issuer's public path.
     req.originalUrl = `${built.publicPath}${req.url}`;
@@ -150,7 +147,7 @@ export class OpenIdProvider {
 
   private async build(origin: string): Promise<Built> {
     const { root, box, logger } = this.deps;
-    const issuer = `${origin}${OIDC_PREFIX}`;
+    const issuer = `${origin}${OIDC_ISSUER_PATH}`;
     const issuerUrl = new URL(issuer);
     const publicPath = issuerUrl.pathname.replace(/\/+$/, '');
     const resource = `${origin}${WORKSPACE_RESOURCE_PATH}`;
