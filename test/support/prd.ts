@@ -192,7 +192,7 @@ export async function seedApprovableReport(
   api: OperationsApi,
   fixtures: PrdFixtures,
   options: ReportOptions = {},
-): Promise<{ reportId: string; expected: ExpectedEffects }> {
+): Promise<{ reportId: string; shiftDate: string; shiftType: 'day' | 'night'; expected: ExpectedEffects }> {
   const author = options.author ?? 'Engineer';
   const { shiftDate, shiftType } = options.shiftDate
     ? { shiftDate: options.shiftDate, shiftType: options.shiftType ?? 'day' }
@@ -269,6 +269,8 @@ export async function seedApprovableReport(
   const people = fixtures.personnelIds.length;
   return {
     reportId: report.id,
+    shiftDate,
+    shiftType,
     expected: {
       fuel: assets > 0 && issued > 0 ? { [fixtures.tankId]: issued * assets } : {},
       stock: { [`${fixtures.warehouseId}:${fixtures.itemId}`]: kg },
