@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { members, type OperationsRole } from '../../access.js';
 import { defineOperation } from '../../operation.js';
 import { OperationsErrorCode } from '../errors.js';
@@ -123,7 +124,7 @@ export const prdRejectShiftReport = defineOperation({
     'Submitted to rejected, no saga; the reason goes to the audit log and to the event `prd.shift-report.rejected`. A new draft for the same shift may then be created. 409 `SAGA_ALREADY_RUNNING` while its approval runs.',
   access: members(DECIDERS),
   idempotency: 'required',
-  input: { path: byId, body: { reason: ops.text(5, 500) } },
+  input: { path: byId, body: { reason: z.string().trim().min(5).max(500) } },
   output: ShiftReport,
   rest: { method: 'POST', path: `${PATH}/:id/reject` },
   errors: SAGA,
@@ -138,7 +139,7 @@ export const prdReverseShiftReport = defineOperation({
     'Starts the reverse saga `prd.shift-report.reject-after-approve`, which undoes the six effects of the approval (fuel, materials, machine hours, coefficients, statistics, timesheet) and ends the report `rejected` with the reason. CEO only.',
   access: members(['CEO']),
   idempotency: 'required',
-  input: { path: byId, body: { reason: ops.text(10, 500) } },
+  input: { path: byId, body: { reason: z.string().trim().min(10).max(500) } },
   output: ShiftReportReversal,
   rest: { method: 'POST', path: `${PATH}/:id/reverse`, status: 202 },
   errors: SAGA,
