@@ -492,6 +492,41 @@ describe('entries', () => {
   });
 });
 
+describe('personnel', () => {
+  it('counts operating a machine in a draft report as an open assignment: termination refuses it, force clears the operator', async () => {
+    const hired = await act('Admin', 'POST', '/api/v1/hr/personnel', {
+      fullName: 'Оператор Временный',
+      tabNumber: `OP-${randomUUID().slice(0, 8)}`,
+      positionId: fixtures.positionId,
+      hiredAt: '2024-01-15',
+      objectId: actors.north,
+    });
+    const report = await draft();
+    const added = await add(report.id, 'asset-usages', {
+      assetId: fixtures.assetIds[0],
+      operatorPersonnelId: hired.body.id,
+      hoursWorked: 6,
+      meterReadingStart: 1,
+      meterReadingEnd: 7,
+    });
+    expect(added.status).toBe(201);
+    const refusedTermination = await act('Admin', 'POST', `/api/v1/hr/personnel/${hired.body.id}/terminate`, { reason: 'Уволен' });
+    expect([refusedTermination.status, refusedTermination.body.code]).toEqual([409, 'HR_OPEN_ASSIGNMENTS']);
+    expect(refusedTermination.body.title).toContain(`operator in the draft shift report of ${report.shiftDate}`);
+    const forced = await act('Admin', 'POST', `/api/v1/hr/personnel/${hired.body.id}/terminate`, { reason: 'Уволен', force: true });
+    expect([forced.status, forced.body.status]).toEqual([200, 'terminated']);
+    const [usageRow] = (await act('Engineer', 'GET', `${REPORTS}/${report.id}/children`)).body.assetUsages;
+    expect(usageRow).toMatchObject({ id: added.body.id, operatorPersonnelId: null });
+    const again = await add(report.id, 'personnel', {
+      personnelId: hired.body.id,
+      positionId: fixtures.positionId,
+      hoursWorked: 1,
+      downtimeHours: 0,
+    });
+    expect([again.status, again.body.code]).toEqual([422, 'PRD_REFERENCE_NOT_FOUND']);
+  });
+});
+
 describe('the list', () => {
   it('pages newest first by createdAt with limit 1 to 100 (default 20) and filters by status, object and shift dates', async () => {
     const made: string[] = [];

@@ -29,8 +29,6 @@ export interface ReportFilter {
   readonly limit: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export class ShiftReportService {
   async create(
     em: EntityManager,
@@ -61,7 +59,6 @@ export class ShiftReportService {
   }
 
   async list(em: EntityManager, filter: ReportFilter) {
-    if (filter.cursor !== undefined && !UUID.test(filter.cursor)) throw PrdError.invalid('cursor', 'must be the id of a shift report');
     const where: string[] = [];
     const params: unknown[] = [];
     const add = (condition: string, value: unknown) => {
