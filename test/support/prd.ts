@@ -42,6 +42,9 @@ export interface FixtureOptions {
 
 let serial = 0;
 const unique = () => `${Date.now().toString(36)}${(serial += 1)}${randomUUID().slice(0, 4)}`;
+/** Inventory numbers `PR-NNNNN`: consecutive from a random start, so one process never repeats one. */
+let inventory = Math.floor(Math.random() * 80_000);
+const inventoryNumber = () => `PR-${String(10_000 + (inventory++ % 90_000))}`;
 
 async function created(response: Promise<Call>, what: string): Promise<{ id: string } & Record<string, unknown>> {
   const done = await response;
@@ -95,7 +98,7 @@ export async function prdFixtures(api: OperationsApi, options: FixtureOptions): 
   for (let index = 0; index < (options.assets ?? 2); index += 1) {
     const asset = await created(
       api.act('Engineer', 'POST', '/api/v1/eam/assets', {
-        inventoryNumber: `PR-${String(10_000 + Math.floor(Math.random() * 89_999))}`,
+        inventoryNumber: inventoryNumber(),
         name: 'Буровой станок',
         assetClassId: assetClass.id,
         currentObjectId: objectId,
