@@ -9,6 +9,7 @@ import { iamBanUser, iamCreateUser, iamJwks, iamListUsers, iamLogout, iamMe, iam
 import { DOCUMENT_CONTRACTS } from './documents/documents.contract.js';
 import { HR_CONTRACTS } from './hr/index.js';
 import { OIDC_CLIENT_CONTRACTS } from './oidc-clients.contract.js';
+import { PRD_CONTRACTS } from './prd/index.js';
 import {
   coreCreateOrganization,
   coreDeactivateOrganization,
@@ -56,6 +57,7 @@ export const OPERATIONS_CONTRACTS: readonly OperationContract[] = [
   ...SCM_CONTRACTS,
   ...DOCUMENT_CONTRACTS,
   ...HR_CONTRACTS,
+  ...PRD_CONTRACTS,
   ...WEBHOOK_CONTRACTS,
   ...SAGA_CONTRACTS,
 ];

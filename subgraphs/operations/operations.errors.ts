@@ -63,6 +63,11 @@ export class OperationsError extends DomainError {
     return new OperationsError(Code.USER_EMAIL_TAKEN, 'A user with this e-mail address exists.', { param: 'email' });
   }
 
+  /** A value the contract's schema cannot judge alone, e.g. a cursor that names no record. */
+  static invalid(field: string, message: string): OperationsError {
+    return new OperationsError(CommonErrorCode.VALIDATION_FAILED, `${field}: ${message}`, { param: field, details: [{ field, message }] });
+  }
+
   /** The same for a record that does not exist and one the caller may not see. */
   static notFound(entity: string): OperationsError {
     return new OperationsError(Code.RECORD_NOT_FOUND, `${entity} not found.`);

@@ -37,6 +37,8 @@ import { SignInFlow } from './iam/sign-in.js';
 import { SigningKeys } from './iam/signing-keys.js';
 import { operationsMigrations } from './migrations/index.js';
 import { organizationOperations } from './organizations/organizations.operations.js';
+import { operatorInDraftReport } from './prd/operator-assignments.js';
+import { prdOperations, prdServices } from './prd/prd.operations.js';
 import { OrganizationsService } from './organizations/organizations.service.js';
 import { ReferenceBookImportService } from './reference-books/reference-book-import.service.js';
 import { ReferenceBookService } from './reference-books/reference-book.service.js';
@@ -69,6 +71,7 @@ export const operationsModule: SubgraphModule = {
     engine.register(assetDecommissionSaga);
     return [
       engine,
+      ...prdServices(engine),
       new SagasService(runtime.queues),
       keys,
       new OperationsGuard(keys, new ApiKeyAccess(root)),
@@ -91,8 +94,7 @@ export const operationsModule: SubgraphModule = {
       new DocumentsService(documents.store, documents.scanner, runtime.logger.child({ component: 'documents' })),
       new DocumentFilesService(documents.signer, documents.local),
       new PersonnelService(),
-      // The shift-report module adds its check ("operator in a draft shift report") to this list.
-      new PersonnelStatusService([...HR_ASSIGNMENT_CHECKS]),
+      new PersonnelStatusService([...HR_ASSIGNMENT_CHECKS, operatorInDraftReport]),
       new BrigadesService(),
       ...webhookServices(runtime),
     ];
@@ -110,6 +112,7 @@ export const operationsModule: SubgraphModule = {
       ...scmOperations(services),
       ...documentOperations(services),
       ...hrOperations(services),
+      ...prdOperations(services),
       ...webhookOperations(services),
       ...sagaOperations(services),
     ],

@@ -68,6 +68,8 @@ export const Asset = z
     decommissionedBy: z.uuid().nullable(),
     decommissionCoApprovedBy: z.uuid().nullable().describe('The second approver (a CEO or Engineer).'),
     decommissionReason: z.string().nullable(),
+    machineHours: z.number().describe('Hours worked, summed over approved shift reports.'),
+    meterReading: z.number().nullable().describe('The highest meter reading of approved shift reports, or null.'),
     ...timestamps,
   })
   .meta({ id: 'Asset', description: 'A machine or piece of equipment, with its passport.' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { OperationsRole } from '../../access.js';
 import { ops, timestamps } from '../fields.js';
+import { ShiftType } from '../prd/types.js';
 
 /** Records of personnel and brigades (seed 002, Resources: Personnel, Brigade, Brigade membership). */
 
@@ -63,6 +64,22 @@ export const BrigadeMembership = z
     toDate: date('Last day in the brigade; null while active').nullable(),
   })
   .meta({ id: 'BrigadeMembership', description: 'An employee’s time in a brigade.' });
+
+export const TimesheetEntry = z
+  .object({
+    id: z.uuid(),
+    personnelId: z.uuid(),
+    positionId: z.uuid(),
+    objectId: z.uuid().describe('Where the shift was worked.'),
+    workDate: date('Day of the shift'),
+    shiftType: ShiftType,
+    hoursWorked: z.number(),
+    downtimeHours: z.number(),
+    sourceId: z.uuid().describe('The approved shift report the hours come from.'),
+    sagaId: z.uuid().nullable().describe('The saga that wrote the entry.'),
+    createdAt: z.string().describe('ISO 8601.'),
+  })
+  .meta({ id: 'TimesheetEntry', description: 'An employee’s hours and downtime in one shift, from an approved shift report.' });
 
 export type PersonnelData = z.output<typeof Personnel>;
 export type BrigadeData = z.output<typeof Brigade>;

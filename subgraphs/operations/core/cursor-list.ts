@@ -1,4 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { OperationsError } from '../operations.errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A cursor list (`{items, nextCursor}`) over one table: rows in `order` (a column, then
@@ -27,6 +30,8 @@ export async function cursorList<T>(
   const where = [...(query.where ?? [])];
   const params: unknown[] = [...(query.params ?? [])];
   if (page.cursor) {
+    // A cursor is an item's id: anything else names no page (422, not a failed cast).
+    if (!UUID.test(page.cursor)) throw OperationsError.invalid('cursor', 'must be the nextCursor of a previous page');
     const compare = direction === 'asc' ? '>' : '<';
     where.push(`(${column}, "id") ${compare} (select ${column}, "id" from ${query.table} where "id" = ?::uuid)`);
     params.push(page.cursor);

@@ -19,17 +19,20 @@ import {
   hrTransferPersonnel,
   hrUpdatePersonnel,
 } from '../../../contracts/operations/hr/personnel.contract.js';
+import { hrListTimesheet } from '../../../contracts/operations/hr/timesheet.contract.js';
 import { implement, type Implementation } from '../../shared/contracts/implementation.js';
 import type { Services } from '../../shared/subgraph.js';
 import { BrigadesService } from './brigades.service.js';
 import { PersonnelStatusService } from './personnel-status.service.js';
 import { PersonnelService } from './personnel.service.js';
+import { TimesheetService } from './timesheet.service.js';
 
-/** Personnel and brigades, bound to their contracts. */
+/** Personnel, brigades and the timesheet, bound to their contracts. */
 export function hrOperations(services: Services): Implementation[] {
   const personnel = services.get(PersonnelService);
   const statuses = services.get(PersonnelStatusService);
   const brigades = services.get(BrigadesService);
+  const timesheet = services.get(TimesheetService);
   return [
     implement(hrListPersonnel, (input, { ctx }) => personnel.list(ctx.em, input)),
     implement(hrHirePersonnel, (input, { ctx, caller }) => personnel.hire(ctx.em, caller, input)),
@@ -51,5 +54,6 @@ export function hrOperations(services: Services): Implementation[] {
     implement(hrBrigadeRoster, (input, { ctx }) => brigades.roster(ctx.em, input.id)),
     implement(hrAddBrigadeMember, (input, { ctx, caller }) => brigades.addMember(ctx.em, caller, input)),
     implement(hrDisbandBrigade, (input, { ctx }) => brigades.disband(ctx.em, input.id)),
+    implement(hrListTimesheet, (input, { ctx }) => timesheet.list(ctx.em, input)),
   ];
 }

@@ -8,6 +8,7 @@ import { Migration20261123060000_identity } from './Migration20261123060000_iden
 import { Migration20261123070000_webhooks } from './Migration20261123070000_webhooks.js';
 import { Migration20261123080000_oidc_provider } from './Migration20261123080000_oidc_provider.js';
 import { Migration20261123085000_sagas } from './Migration20261123085000_sagas.js';
+import { Migration20261123090000_prd } from './Migration20261123090000_prd.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
 export const operationsMigrations = [
@@ -21,4 +22,5 @@ export const operationsMigrations = [
   Migration20261123070000_webhooks,
   Migration20261123080000_oidc_provider,
   Migration20261123085000_sagas,
+  Migration20261123090000_prd,
 ];

@@ -10,6 +10,8 @@ export interface UsageWriteOff {
   readonly quantity: number | string;
   /** The caller's key of this usage (e.g. `<sagaId>:<entryId>`): the same key writes off once. */
   readonly sourceKey: string;
+  /** The caller's record the usage is written off for (e.g. a shift report's material entry); its reversal keeps it too. */
+  readonly documentId?: string | null;
   readonly actorId?: string | null;
   readonly occurredAt?: string;
 }
@@ -45,7 +47,7 @@ export class TmcUsageService {
       quantity,
       kind: 'write_off',
       documentType: 'usage',
-      documentId: null,
+      documentId: usage.documentId ?? null,
       actorId: usage.actorId ?? null,
       occurredAt: usage.occurredAt,
       sourceKey: usage.sourceKey,
@@ -56,9 +58,17 @@ export class TmcUsageService {
   /** The counter-entry of a usage write-off: the same quantity back on the same balance, the original kept. */
   async reverse(em: EntityManager, movementId: string, actorId: string | null = null): Promise<{ movementId: string }> {
     const [original] = await em.execute<
-      Array<{ id: string; warehouse_id: string; object_id: string; item_id: string; amount: string; price: string | null }>
+      Array<{
+        id: string;
+        warehouse_id: string;
+        object_id: string;
+        item_id: string;
+        amount: string;
+        price: string | null;
+        document_id: string | null;
+      }>
     >(
-      `select "id", "warehouse_id", "object_id", "item_id", -"quantity" as "amount", "price" from ${MOVEMENT}
+      `select "id", "warehouse_id", "object_id", "item_id", -"quantity" as "amount", "price", "document_id" from ${MOVEMENT}
        where "id" = ? and "kind" = 'write_off' and "document_type" = 'usage'`,
       [movementId],
     );
@@ -73,7 +83,7 @@ export class TmcUsageService {
       kind: 'reversal',
       price: original.price,
       documentType: 'usage',
-      documentId: null,
+      documentId: original.document_id,
       actorId,
       reversesId: original.id,
     });

@@ -1,0 +1,94 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import { TimesheetEntry } from '../../../contracts/operations/hr/types.js';
+import { cursorList } from '../core/cursor-list.js';
+import { recordMapper } from '../core/rows.js';
+
+/**
+ * The timesheet: employees' hours and downtime per shift. Written by another module's workflow
+ * (the shift-report approval saga) inside its tenant transaction, one entry per source line,
+ * and taken back by source; both idempotent, so a retried step changes the timesheet once.
+ */
+
+const TABLE = '"operations"."timesheet_entry"';
+type TimesheetData = z.output<typeof TimesheetEntry>;
+const toEntry = recordMapper<TimesheetData>(TimesheetEntry);
+
+export interface TimesheetShift {
+  /** The shift report the hours come from. */
+  readonly sourceId: string;
+  readonly objectId: string;
+  readonly workDate: string;
+  readonly shiftType: 'day' | 'night';
+  readonly sagaId?: string | null;
+  readonly lines: ReadonlyArray<{
+    /** The line of the source (a personnel entry): one timesheet entry each. */
+    readonly entryId: string;
+    readonly personnelId: string;
+    readonly positionId: string;
+    /** Exact decimals (numbers, or `numeric` text). */
+    readonly hoursWorked: number | string;
+    readonly downtimeHours: number | string;
+  }>;
+}
+
+export interface TimesheetFilter {
+  readonly personnelId?: string;
+  readonly objectId?: string;
+  readonly sourceId?: string;
+  readonly dateFrom?: string;
+  readonly dateTo?: string;
+  readonly cursor?: string;
+  readonly limit: number;
+}
+
+export class TimesheetService {
+  /** Writes the shift's lines; lines already in the timesheet are left as they are. Returns how many were written. */
+  async record(em: EntityManager, shift: TimesheetShift): Promise<number> {
+    let written = 0;
+    for (const line of shift.lines) {
+      const rows = await em.execute<Array<{ id: string }>>(
+        `insert into ${TABLE} ("organization_id", "personnel_id", "position_id", "object_id", "work_date", "shift_type", "hours_worked",
+           "downtime_hours", "source_id", "source_entry_id", "saga_id")
+         values (nullif(current_setting('app.organization_id', true), '')::uuid, ?, ?, ?, ?::date, ?, ?::numeric, ?::numeric, ?, ?, ?)
+         on conflict ("source_entry_id") do nothing returning "id"`,
+        [
+          line.personnelId,
+          line.positionId,
+          shift.objectId,
+          shift.workDate,
+          shift.shiftType,
+          String(line.hoursWorked),
+          String(line.downtimeHours),
+          shift.sourceId,
+          line.entryId,
+          shift.sagaId ?? null,
+        ],
+      );
+      written += rows.length;
+    }
+    return written;
+  }
+
+  /** Takes the source's entries out of the timesheet; returns how many there were. */
+  async remove(em: EntityManager, sourceId: string): Promise<number> {
+    const rows = await em.execute<Array<{ id: string }>>(`delete from ${TABLE} where "source_id" = ? returning "id"`, [sourceId]);
+    return rows.length;
+  }
+
+  async list(em: EntityManager, filter: TimesheetFilter) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (condition: string, value: unknown) => {
+      if (value === undefined) return;
+      where.push(condition);
+      params.push(value);
+    };
+    add(`"personnel_id" = ?`, filter.personnelId);
+    add(`"object_id" = ?`, filter.objectId);
+    add(`"source_id" = ?`, filter.sourceId);
+    add(`"work_date" >= ?::date`, filter.dateFrom);
+    add(`"work_date" <= ?::date`, filter.dateTo);
+    return cursorList(em, { table: TABLE, where, params, orderBy: 'work_date', direction: 'desc' }, filter, toEntry);
+  }
+}

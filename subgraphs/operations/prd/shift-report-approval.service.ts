@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../core/principal.js';
+import type { SagaStarter } from '../sagas/saga.js';
+import type { ShiftReportSagas } from './shift-report-sagas.js';
+import { lockReport, REPORT_ENTITY, REPORT_TABLE, requireState } from './shift-reports.js';
+
+/**
+ * Approving and reversing a shift report: each starts its saga in the caller's transaction (one
+ * saga at a time per report, else 409 `SAGA_ALREADY_RUNNING`); the report changes state when the
+ * saga completes, and stays as it was when the saga is compensated.
+ */
+export class ShiftReportApprovalService {
+  constructor(
+    private readonly sagas: SagaStarter,
+    private readonly definitions: ShiftReportSagas,
+  ) {}
+
+  async approve(em: EntityManager, caller: Principal, id: string) {
+    const report = await lockReport(em, id, 'update');
+    requireState(report, 'submitted', 'approve');
+    const { sagaId } = await this.sagas.start(em, this.definitions.approve, {
+      organizationId: report.organization_id,
+      actorId: caller.userId,
+      payload: { shiftReportId: id },
+      entityType: REPORT_ENTITY,
+      entityId: id,
+    });
+    await em.execute(`update ${REPORT_TABLE} set "approve_saga_id" = ?, "updated_at" = now() where "id" = ?`, [sagaId, id]);
+    return { shiftReportId: id, sagaId, status: 'enqueued' as const };
+  }
+
+  async reverse(em: EntityManager, caller: Principal, id: string, reason: string) {
+    const report = await lockReport(em, id, 'update');
+    requireState(report, 'approved', 'reverse');
+    const { sagaId } = await this.sagas.start(em, this.definitions.reverse, {
+      organizationId: report.organization_id,
+      actorId: caller.userId,
+      payload: { shiftReportId: id, reason, originalApproveSagaId: report.approve_saga_id },
+      entityType: REPORT_ENTITY,
+      entityId: id,
+    });
+    await em.execute(`update ${REPORT_TABLE} set "reject_saga_id" = ?, "updated_at" = now() where "id" = ?`, [sagaId, id]);
+    return { shiftReportId: id, rejectSagaId: sagaId, originalApproveSagaId: report.approve_saga_id, status: 'enqueued' as const };
+  }
+}

@@ -1,0 +1,121 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import type { ShiftReportChildren, ShiftReportData } from '../../../contracts/operations/prd/types.js';
+import { cursorList } from '../core/cursor-list.js';
+import { publishEvent } from '../core/events.js';
+import type { Principal } from '../core/principal.js';
+import { transition } from '../core/state-machine.js';
+import { OperationsError } from '../operations.errors.js';
+import { PrdError } from './prd.errors.js';
+import {
+  ENTRY_KINDS,
+  lockReport,
+  REPORT_TABLE,
+  reportMachine,
+  requireState,
+  sagaRunning,
+  toReport,
+  type ReportRow,
+} from './shift-reports.js';
+
+/** Shift reports: drafting, reading, the list, submitting and rejecting (approval and reversal are sagas). */
+
+export interface ReportFilter {
+  readonly status?: string;
+  readonly productionObjectId?: string;
+  readonly shiftDateFrom?: string;
+  readonly shiftDateTo?: string;
+  readonly cursor?: string;
+  readonly limit: number;
+}
+
+export class ShiftReportService {
+  async create(
+    em: EntityManager,
+    caller: Principal,
+    input: { productionObjectId: string; shiftDate: string; shiftType: 'day' | 'night' },
+  ): Promise<ShiftReportData> {
+    // Row-level security hides other organizations' objects and, for a Foreman, objects not theirs.
+    const [object] = await em.execute(
+      `select 1 from "operations"."production_object" where "id" = ? and "active" and "deleted_at" is null for share`,
+      [input.productionObjectId],
+    );
+    if (!object) throw PrdError.reference('productionObjectId', 'production object');
+    const [row] = await em.execute<ReportRow[]>(
+      `insert into ${REPORT_TABLE} ("organization_id", "production_object_id", "shift_date", "shift_type", "created_by")
+       values (?, ?, ?::date, ?, ?)
+       on conflict ("organization_id", "production_object_id", "shift_date", "shift_type") where "status" <> 'rejected' do nothing
+       returning *`,
+      [caller.organizationId, input.productionObjectId, input.shiftDate, input.shiftType, caller.userId],
+    );
+    if (!row) throw PrdError.duplicate();
+    return toReport(row);
+  }
+
+  async get(em: EntityManager, id: string): Promise<ShiftReportData> {
+    const [row] = await em.execute<ReportRow[]>(`select * from ${REPORT_TABLE} where "id" = ?`, [id]);
+    if (!row) throw OperationsError.notFound('Shift report');
+    return toReport(row);
+  }
+
+  async list(em: EntityManager, filter: ReportFilter) {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (condition: string, value: unknown) => {
+      if (value === undefined) return;
+      where.push(condition);
+      params.push(value);
+    };
+    add(`"status" = ?`, filter.status);
+    add(`"production_object_id" = ?`, filter.productionObjectId);
+    add(`"shift_date" >= ?::date`, filter.shiftDateFrom);
+    add(`"shift_date" <= ?::date`, filter.shiftDateTo);
+    return cursorList(em, { table: REPORT_TABLE, where, params, orderBy: 'created_at', direction: 'desc' }, filter, toReport);
+  }
+
+  /** Every entry of the report by kind, oldest first. */
+  async children(em: EntityManager, id: string): Promise<z.output<typeof ShiftReportChildren>> {
+    await this.get(em, id);
+    const snapshot: Record<string, unknown[]> = {};
+    for (const [name, { table, record }] of Object.entries(ENTRY_KINDS)) {
+      const rows = await em.execute<Array<Record<string, unknown>>>(
+        `select * from ${table} where "shift_report_id" = ? order by "created_at", "id"`,
+        [id],
+      );
+      snapshot[name] = rows.map((row) => record(row));
+    }
+    return snapshot as z.output<typeof ShiftReportChildren>;
+  }
+
+  async submit(em: EntityManager, caller: Principal, id: string): Promise<ShiftReportData> {
+    const row = await transition(em, reportMachine, 'submit', id, {
+      set: { submitted_by: caller.userId },
+      setSql: { submitted_at: 'now()' },
+    });
+    return toReport(row);
+  }
+
+  /** Submitted to rejected, no saga: the reason is audited (the table's trigger) and published. */
+  async reject(em: EntityManager, caller: Principal, id: string, reason: string): Promise<ShiftReportData> {
+    const report = await lockReport(em, id, 'update');
+    requireState(report, 'submitted', 'reject');
+    if (await sagaRunning(em, id)) throw OperationsError.sagaAlreadyRunning('shift report');
+    const row = await transition(em, reportMachine, 'reject', id, {
+      set: { rejected_by: caller.userId, reject_reason: reason },
+      setSql: { rejected_at: 'now()' },
+    });
+    await publishEvent(em, {
+      type: 'prd.shift-report.rejected',
+      organizationId: report.organization_id,
+      payload: {
+        shiftReportId: id,
+        productionObjectId: report.production_object_id,
+        shiftDate: report.shift_date,
+        shiftType: report.shift_type,
+        reason,
+        actorId: caller.userId,
+      },
+    });
+    return toReport(row);
+  }
+}

@@ -1,0 +1,89 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import {
+  ShiftAssetUsage,
+  ShiftBlastingEntry,
+  ShiftDowntimeEntry,
+  ShiftDrillingEntry,
+  ShiftFuelEntry,
+  ShiftMaterialUsage,
+  ShiftPersonnelEntry,
+  ShiftReport,
+  type ShiftReportData,
+  type ShiftReportStatusValue,
+} from '../../../contracts/operations/prd/types.js';
+import { recordMapper } from '../core/rows.js';
+import { defineStateMachine } from '../core/state-machine.js';
+import { OperationsError } from '../operations.errors.js';
+
+/** The shift report's table, its states (seed 002, States and transitions) and reading its rows. */
+
+export const REPORT_TABLE = '"operations"."shift_report"';
+export const REPORT_ENTITY = 'ShiftReport';
+export const toReport = recordMapper<ShiftReportData>(ShiftReport);
+
+const kind = <S extends z.ZodObject>(table: string, schema: S) => ({
+  table: `"operations"."${table}"`,
+  record: recordMapper<z.output<S>>(schema),
+});
+
+/** The seven entry kinds by their name in the snapshot: table and row mapper. */
+export const ENTRY_KINDS = {
+  personnel: kind('shift_personnel_entry', ShiftPersonnelEntry),
+  assetUsages: kind('shift_asset_usage', ShiftAssetUsage),
+  drilling: kind('shift_drilling_entry', ShiftDrillingEntry),
+  blasting: kind('shift_blasting_entry', ShiftBlastingEntry),
+  fuel: kind('shift_fuel_entry', ShiftFuelEntry),
+  downtime: kind('shift_downtime_entry', ShiftDowntimeEntry),
+  tmcUsage: kind('shift_material_usage', ShiftMaterialUsage),
+} as const;
+
+export const reportMachine = defineStateMachine<ShiftReportStatusValue, 'submit' | 'approve' | 'reject' | 'reverse'>({
+  entity: 'Shift report',
+  table: REPORT_TABLE,
+  column: 'status',
+  transitions: {
+    submit: { from: ['draft'], to: 'submitted' },
+    /** When the approval saga completes. */
+    approve: { from: ['submitted'], to: 'approved' },
+    reject: { from: ['submitted'], to: 'rejected' },
+    /** When the reverse saga completes. */
+    reverse: { from: ['approved'], to: 'rejected' },
+  },
+});
+
+export interface ReportRow {
+  readonly id: string;
+  readonly organization_id: string;
+  readonly production_object_id: string;
+  readonly shift_date: string;
+  readonly shift_type: 'day' | 'night';
+  readonly status: ShiftReportStatusValue;
+  readonly approve_saga_id: string | null;
+  readonly [column: string]: unknown;
+}
+
+/**
+ * The report, locked for the rest of the transaction — `share` where entries are added (they
+ * queue only behind a change of the report itself), `update` where it changes; missing, foreign
+ * and out-of-scope reports alike are not found.
+ */
+export async function lockReport(em: EntityManager, id: string, mode: 'share' | 'update'): Promise<ReportRow> {
+  const [row] = await em.execute<ReportRow[]>(`select * from ${REPORT_TABLE} where "id" = ? for ${mode}`, [id]);
+  if (!row) throw OperationsError.notFound('Shift report');
+  return row;
+}
+
+/** 409 `STATE_CONFLICT` unless the report is in `state`. */
+export function requireState(report: ReportRow, state: ShiftReportStatusValue, action: string): void {
+  if (report.status !== state) throw OperationsError.stateConflict('Shift report', report.status, action, [state]);
+}
+
+/** A saga running (or compensating) on the report: it must finish before the report changes. */
+export async function sagaRunning(em: EntityManager, reportId: string): Promise<boolean> {
+  const [row] = await em.execute(
+    `select 1 from "operations"."saga" where "entity_type" = ? and "entity_id" = ? and "status" in ('running', 'compensating')`,
+    [REPORT_ENTITY, reportId],
+  );
+  return Boolean(row);
+}
