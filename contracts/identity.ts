@@ -7,7 +7,7 @@
 /** Our OpenID provider's issuer: `<origin>/oidc`. */
 export const OIDC_ISSUER_PATH = '/oidc';
 
-/** The research workspace API, the resource of every access token our provider issues: `<origin>/api/chat`. */
+/** The research workspace API, the resource of every access token our provider issues: `{site_url}/api/chat` (runtime/workspace-resource.ts). */
 export const WORKSPACE_RESOURCE_PATH = '/api/chat';
 
 /** Its protected resource metadata (RFC 9728 §3.1: the well-known prefix goes before the resource's path). */

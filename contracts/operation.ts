@@ -41,7 +41,20 @@ declare module 'zod' {
   }
 }
 
-/** The identity provider the site mirrors in its discovery documents (ours unless configured otherwise). */
+/**
+ * The research workspace API's protected resource, as the configuration names it
+ * (`runtime/workspace-resource.ts`, the one place that decides it; docs/adr/0020).
+ */
+export interface WorkspaceResourceFacts {
+  /** `{site_url}/api/chat`: the resource identifier and the audience of the access tokens it takes. */
+  readonly resource: string;
+  /** Its protected resource metadata (RFC 9728), the address its 401 challenge names. */
+  readonly metadata: string;
+  /** The issuers whose access tokens it takes (`authorization_servers`), the site's identity provider first. */
+  readonly authorizationServers: readonly string[];
+}
+
+/** An identity provider the site mirrors in its discovery documents. */
 export interface IdentityProviderFacts {
   /** Its issuer identifier, as its tokens' `iss` say. */
   readonly issuer: string;
@@ -57,7 +70,11 @@ export interface WireRequest<In = Record<string, unknown>> {
   readonly siteUrl: string;
   /** `{api_url}`: where the REST and MCP endpoints are (`API_BASE_URL`, else `baseUrl`). */
   readonly apiUrl: string;
+  /** The site's identity provider: the console's (`CONSOLE_ISSUER`), else ours. */
   readonly identityProvider: IdentityProviderFacts;
+  /** Ours, `<origin>/oidc` (ADR 0016). */
+  readonly ownIdentityProvider: IdentityProviderFacts;
+  readonly workspaceResource: WorkspaceResourceFacts;
   readonly input: In;
   /** The JSON body as sent. */
   readonly body: unknown;

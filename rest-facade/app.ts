@@ -10,7 +10,6 @@ import type { Metrics } from '../runtime/metrics.js';
 import { EdgeErrorCode } from '../contracts/errors.js';
 import { contractFamily } from '../contracts/input.js';
 import { familyOf } from '../contracts/families.js';
-import { OIDC_ISSUER_PATH } from '../contracts/identity.js';
 import type { OperationContract, ServiceName, WireRequest } from '../contracts/operation.js';
 import { ALL_CONTRACTS, checkContracts, CONTRACTS, MCP_SERVERS } from '../contracts/registry.js';
 import { mcpCatalog, mcpEndpoint } from '../mcp/endpoint.js';
@@ -24,7 +23,8 @@ import { loadOperations } from './operations.js';
 import type { Route } from './route.js';
 import { requestHeaders } from '../runtime/http/headers.js';
 import { serveMounts, type HttpMount, type PublicOrigin } from '../subgraphs/shared/subgraph.js';
-import type { ConsoleSignIn } from '../runtime/config.js';
+import type { Config } from '../runtime/config.js';
+import { workspaceResource } from '../runtime/workspace-resource.js';
 import { serveConsole } from './console.js';
 
 export interface AppOptions {
@@ -42,17 +42,21 @@ export interface AppOptions {
   readonly boundOrigin?: () => string;
   /** Browser origins allowed on the MCP endpoints besides those of the base URLs (`MCP_ALLOWED_ORIGINS`). */
   readonly mcpAllowedOrigins?: readonly string[];
-  /** The issuer the site mirrors in its discovery documents; default ours, `<public origin>/oidc`. */
-  readonly identityIssuer?: string;
+  /**
+   * Whom the workspace API trusts and whom the console signs in with (`WORKSPACE_OWN_ISSUER`,
+   * `WORKSPACE_ISSUERS`, `CONSOLE_*`): with `siteBaseUrl`, they name the workspace API's resource
+   * and its authorization servers, and the identity provider the site mirrors. Default: ours alone.
+   */
+  readonly identity?: Pick<Config, 'workspaceOwnIssuer' | 'workspaceIssuers' | 'console'>;
   /** The operations served (default: every contract of every service). */
   readonly contracts?: readonly OperationContract[];
   /** Subgraphs' non-GraphQL HTTP (e.g. the OpenID provider at `/oidc`), served before the routes. */
   readonly mounts?: readonly HttpMount[];
   /** Where clients reach the deployment (the console's default issuer is `<origin>/oidc`); default each request's base URL. */
   readonly origin?: PublicOrigin;
-  /** The identity provider the console signs in with, when not ours (`CONSOLE_ISSUER`). */
-  readonly consoleSignIn?: ConsoleSignIn;
 }
+
+const OURS_ALONE: NonNullable<AppOptions['identity']> = { workspaceOwnIssuer: true, workspaceIssuers: [], console: undefined };
 
 /** Every REST route of the contracts, one per binding. */
 export function contractRoutes(contracts: readonly OperationContract[]): Route[] {
@@ -136,7 +140,12 @@ export function createApp(options: AppOptions): Koa {
     };
   };
   const publicOrigin = () => options.publicBaseUrl ?? options.boundOrigin?.();
-  const identityProvider = identityProviderMirror(() => options.identityIssuer ?? `${publicOrigin() ?? ''}${OIDC_ISSUER_PATH}`);
+  const identity = options.identity ?? OURS_ALONE;
+  // The workspace API's names, decided as the provider and the API's guard decide them (never from a request's Host).
+  const workspace = (ctx?: Context) =>
+    workspaceResource({ siteBaseUrl: options.siteBaseUrl, ...identity }, publicOrigin() ?? (ctx ? baseUrlFor(ctx) : ''));
+  const identityProvider = identityProviderMirror(() => workspace().siteIssuer);
+  const ownIdentityProvider = identityProviderMirror(() => workspace().ownIssuer);
   const siteUrlFor = (ctx: Context) => options.siteBaseUrl ?? baseUrlFor(ctx);
   const apiUrlFor = (ctx: Context) => options.apiBaseUrl ?? baseUrlFor(ctx);
   const wireRequest = (ctx: Context, service: ServiceName, input: Record<string, unknown>, body: unknown): WireRequest => ({
@@ -144,6 +153,8 @@ export function createApp(options: AppOptions): Koa {
     siteUrl: siteUrlFor(ctx),
     apiUrl: apiUrlFor(ctx),
     identityProvider,
+    ownIdentityProvider,
+    workspaceResource: workspace(ctx),
     input,
     body,
     headers: requestHeaders(ctx),
@@ -182,7 +193,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(httpMetrics(options.metrics));
   app.use(catchAll());
   app.use(serveMounts(options.mounts ?? []));
-  app.use(serveConsole({ signIn: options.consoleSignIn, origin: (ctx) => options.origin?.() ?? baseUrlFor(ctx) }));
+  app.use(serveConsole({ signIn: identity.console, origin: (ctx) => options.origin?.() ?? baseUrlFor(ctx) }));
   app.use(router.routes());
   app.use(async (ctx) => {
     const matched = router.match(ctx.path, ctx.method);

@@ -21,7 +21,8 @@ export function identityProviderMirror(
       FacadeError.of(CommonErrorCode.UPSTREAM_FAILED, `The identity provider ${from} did not serve its discovery document (${why}).`);
     let response: Response;
     try {
-      response = await fetchImpl(`${from}/.well-known/openid-configuration`, {
+      // OpenID Connect Discovery §4: the issuer with any terminating `/` removed, then the well-known path.
+      response = await fetchImpl(`${from.replace(/\/+$/, '')}/.well-known/openid-configuration`, {
         headers: { accept: 'application/json' },
         signal: AbortSignal.timeout(10_000),
       });

@@ -18,7 +18,7 @@ export interface Config {
   /** Host the HTTP server binds; all interfaces unless set. */
   readonly host: string;
   readonly publicBaseUrl: string | undefined;
-  /** `{site_url}`: the site (discovery documents, workspace routes); default `PUBLIC_BASE_URL`. */
+  /** `{site_url}`: the site (discovery documents, the workspace API `{site_url}/api/chat` and its tokens' audience); default `PUBLIC_BASE_URL`. */
   readonly siteBaseUrl: string | undefined;
   /** `{api_url}`: the REST and MCP endpoints; default `PUBLIC_BASE_URL`. */
   readonly apiBaseUrl: string | undefined;
@@ -93,7 +93,7 @@ export interface Config {
 export interface WorkspaceIssuerConfig {
   /** Exactly as its tokens' `iss` says. */
   readonly issuer: string;
-  /** The `aud` its tokens must carry; default this deployment's `<origin>/api/chat`. */
+  /** The `aud` its tokens must carry; default the workspace API's resource, `{site_url}/api/chat` (runtime/workspace-resource.ts). */
   readonly audience?: string;
   /** The JWKS address, when not the one its discovery document names. */
   readonly jwksUri?: string;

@@ -195,7 +195,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       mcpAllowedOrigins: config.mcpAllowedOrigins,
       mounts,
       origin: served.origin,
-      consoleSignIn: config.console,
+      identity: config,
     });
     trustProxy(app, config.trustProxy);
     const http = await listen(app, config.port, config.host);

@@ -52,21 +52,23 @@ export const researchApiCatalog = defineOperation({
   },
 });
 
-/** The identity provider's document, mirrored as it serves it. */
+/** The site's identity provider's document (the console's, else ours), mirrored as it serves it. */
 const mirrored = async (_data: unknown, request: WireRequest) => json(await request.identityProvider.metadata());
+/** Ours, at the address RFC 8414 derives from our issuer `<origin>/oidc`, whichever provider the site names. */
+const mirroredOwn = async (_data: unknown, request: WireRequest) => json(await request.ownIdentityProvider.metadata());
 
 export const researchAuthorizationServerMetadata = defineOperation({
   service: 'research',
   name: 'researchAuthorizationServerMetadata',
   kind: 'edge',
   summary: 'Authorization server metadata (RFC 8414)',
-  description: `The identity provider’s metadata, mirrored: ours (issuer \`<public origin>${OIDC_ISSUER_PATH}\`) unless another is configured. Also at the issuer’s RFC 8414 address, \`/.well-known/oauth-authorization-server${OIDC_ISSUER_PATH}\`.`,
+  description: `The identity provider’s metadata, mirrored: the one the console signs in with (\`CONSOLE_ISSUER\`), else ours (issuer \`<public origin>${OIDC_ISSUER_PATH}\`). Ours is also at its issuer’s RFC 8414 address, \`/.well-known/oauth-authorization-server${OIDC_ISSUER_PATH}\`.`,
   tags,
   access: publicAccess(),
   output: AuthorizationServerMetadataWire,
   rest: [
     { method: 'GET', path: '/.well-known/oauth-authorization-server', respond: mirrored },
-    { method: 'GET', path: `/.well-known/oauth-authorization-server${OIDC_ISSUER_PATH}`, respond: mirrored },
+    { method: 'GET', path: `/.well-known/oauth-authorization-server${OIDC_ISSUER_PATH}`, respond: mirroredOwn },
   ],
   errors: [CommonErrorCode.UPSTREAM_FAILED],
 });
@@ -76,7 +78,7 @@ export const researchOpenIdConfiguration = defineOperation({
   name: 'researchOpenIdConfiguration',
   kind: 'edge',
   summary: 'OpenID provider configuration',
-  description: 'The identity provider’s OpenID Connect discovery document, mirrored.',
+  description: 'The identity provider’s OpenID Connect discovery document, mirrored: the console’s (`CONSOLE_ISSUER`), else ours.',
   tags,
   access: publicAccess(),
   output: AuthorizationServerMetadataWire,
@@ -89,7 +91,8 @@ export const researchWorkspaceResourceMetadata = defineOperation({
   name: 'researchWorkspaceResourceMetadata',
   kind: 'edge',
   summary: 'Protected resource metadata of the workspace API (RFC 9728)',
-  description: 'The workspace chat API takes the identity provider’s access tokens with the `workspace` scope.',
+  description:
+    'The workspace chat API takes access tokens for `{site_url}/api/chat` of the issuers it trusts (`authorization_servers`: ours unless `WORKSPACE_OWN_ISSUER=false`, and those of `WORKSPACE_ISSUERS`).',
   tags,
   access: publicAccess(),
   output: ProtectedResourceMetadataWire,

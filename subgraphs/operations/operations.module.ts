@@ -82,7 +82,7 @@ export const operationsModule: SubgraphModule = {
       new ApiKeysService(),
       attempts,
       oidcClients,
-      new OpenIdProvider({ root, box, signIn, attempts, clients: oidcClients, logger }),
+      new OpenIdProvider({ root, box, signIn, attempts, clients: oidcClients, logger, workspace: runtime.config }),
       new OrganizationsService(),
       new AuditService(),
       new TrashService([...referenceBookTrash, assetClassTrash]),

@@ -11,7 +11,7 @@ import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JW
 export interface OidcIssuerTrust {
   /** The issuer identifier exactly as its tokens' `iss` (and its discovery document) say it. */
   readonly issuer: string;
-  /** The audience (`aud`) a token must carry: this resource server, e.g. `<PUBLIC_BASE_URL>/api/chat`. */
+  /** The audience (`aud`) a token must carry: this resource server, e.g. `{site_url}/api/chat`. */
   readonly audience: string | readonly string[];
   /** Signature algorithms accepted (default RS256, PS256, ES256, EdDSA). */
   readonly algorithms?: readonly string[];

@@ -17,6 +17,12 @@ const request = (input: Record<string, unknown> = {}): WireRequest => ({
   siteUrl: 'https://example.org',
   apiUrl: 'https://api.example.org',
   identityProvider: { issuer: 'https://id.example.org', metadata: async () => ({}) },
+  ownIdentityProvider: { issuer: 'https://public.example.org/oidc', metadata: async () => ({}) },
+  workspaceResource: {
+    resource: 'https://example.org/api/chat',
+    metadata: 'https://example.org/.well-known/oauth-protected-resource/api/chat',
+    authorizationServers: ['https://id.example.org', 'https://public.example.org/oidc'],
+  },
   input,
   body: undefined,
   headers: {},
@@ -47,7 +53,7 @@ describe('discovery documents with distinct site and API addresses', () => {
     expect((await answer(researchMcpResourceMetadata)).body).toMatchObject({ resource: 'https://api.example.org/mcp' });
     expect((await answer(researchWorkspaceResourceMetadata)).body).toMatchObject({
       resource: 'https://example.org/api/chat',
-      authorization_servers: ['https://id.example.org'],
+      authorization_servers: ['https://id.example.org', 'https://public.example.org/oidc'],
     });
   });
 

@@ -256,6 +256,13 @@ describe('a person signed in at our provider', () => {
 });
 
 describe('a person signed in at a second configured issuer', () => {
+  it('finds that issuer, after ours, among the authorization servers of the resource metadata the 401 names', async () => {
+    const refused = await call(stack, null, 'GET', '/api/chat/workspace');
+    const address = /resource_metadata="([^"]+)"/.exec(refused.headers.get('www-authenticate') ?? '')![1]!;
+    const metadata = (await (await fetch(address)).json()) as { resource: string; authorization_servers: string[] };
+    expect(metadata).toMatchObject({ resource: `${stack.url}/api/chat`, authorization_servers: [`${stack.url}/oidc`, second.issuer] });
+  });
+
   it('is accepted, with a workspace of their own even when the subject equals one at our provider', async () => {
     const token = await second.accessToken(engineer.subject, `${stack.url}/api/chat`, { claims: { name: 'Second Issuer Person' } });
     const workspace = await call(stack, token, 'GET', '/api/chat/workspace');

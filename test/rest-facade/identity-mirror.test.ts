@@ -41,4 +41,11 @@ describe('identity provider mirror', () => {
     expect(await mirror.metadata()).toMatchObject({ issuer: ISSUER });
     expect(fake.calls).toHaveLength(3);
   });
+
+  it('mirrors an issuer spelled with a terminating slash from its discovery address, checked against the issuer as spelled', async () => {
+    const fake = fakeFetch([document('https://tenant.example.org/')]);
+    const mirror = identityProviderMirror(() => 'https://tenant.example.org/', { fetch: fake.impl });
+    expect(await mirror.metadata()).toMatchObject({ issuer: 'https://tenant.example.org/' });
+    expect(fake.calls).toEqual(['https://tenant.example.org/.well-known/openid-configuration']);
+  });
 });

@@ -1,7 +1,6 @@
 import { LIBRARY_MCP } from '../../library/mcp.js';
 import { protectedResourceMetadataPath, type McpServerDeclaration } from '../../mcp.js';
 import type { WireRequest } from '../../operation.js';
-import { WORKSPACE_RESOURCE_PATH } from '../../identity.js';
 import { RESEARCH_MCP } from '../mcp.js';
 
 /**
@@ -51,10 +50,10 @@ export function apiCatalog(request: WireRequest): { linkset: LinkContext[] } {
     },
     mcpContext(RESEARCH_MCP, request, `${siteUrl}${SERVER_CARD_PATH}`),
     {
-      anchor: `${siteUrl}${WORKSPACE_RESOURCE_PATH}`,
+      anchor: request.workspaceResource.resource,
       'service-meta': [
         {
-          href: `${siteUrl}${protectedResourceMetadataPath(WORKSPACE_RESOURCE_PATH)}`,
+          href: request.workspaceResource.metadata,
           type: JSON_TYPE,
           title: 'Qantara research workspace API protected resource metadata (RFC 9728)',
         },

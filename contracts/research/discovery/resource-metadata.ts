@@ -1,5 +1,5 @@
 import { RESEARCH_SCOPES } from '../../access.js';
-import { WORKSPACE_RESOURCE_PATH, WORKSPACE_SCOPE } from '../../identity.js';
+import { WORKSPACE_SCOPE } from '../../identity.js';
 import type { McpServerDeclaration } from '../../mcp.js';
 import type { WireRequest } from '../../operation.js';
 import { RESEARCH_MCP } from '../mcp.js';
@@ -20,11 +20,15 @@ export interface ProtectedResourceMetadata {
   readonly resource_documentation?: string;
 }
 
+/**
+ * The workspace API: the resource its access tokens are for and the issuers it trusts, exactly
+ * as the provider and the API's guard have them (`request.workspaceResource`, one decision).
+ */
 export function workspaceResourceMetadata(request: WireRequest): ProtectedResourceMetadata {
   return {
-    resource: `${request.siteUrl}${WORKSPACE_RESOURCE_PATH}`,
+    resource: request.workspaceResource.resource,
     resource_name: 'Qantara research workspace API',
-    authorization_servers: [request.identityProvider.issuer],
+    authorization_servers: request.workspaceResource.authorizationServers,
     scopes_supported: [WORKSPACE_SCOPE],
     bearer_methods_supported: ['header'],
     resource_documentation: `${request.siteUrl}/.well-known/openapi.json`,

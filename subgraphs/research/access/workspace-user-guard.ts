@@ -1,6 +1,6 @@
 import type { ResearchUserAccess } from '../../../contracts/access.js';
-import { OIDC_ISSUER_PATH, WORKSPACE_RESOURCE_METADATA_PATH, WORKSPACE_RESOURCE_PATH } from '../../../contracts/identity.js';
 import type { Config } from '../../../runtime/config.js';
+import { workspaceResource, type WorkspaceSettings } from '../../../runtime/workspace-resource.js';
 import type { SubgraphContext } from '../../shared/context.js';
 import type { Guard } from '../../shared/contracts/implementation.js';
 import { AccessTokenError, OidcTokenVerifiers, type OidcIssuerTrust, type VerifiedAccessToken } from '../../shared/oidc-token-verifier.js';
@@ -23,22 +23,16 @@ declare module '../../shared/contracts/implementation.js' {
 }
 
 /**
- * The issuers whose access tokens the workspace API trusts: our own OpenID provider
- * (`<origin>/oidc`, unless `WORKSPACE_OWN_ISSUER=false`) and those of `WORKSPACE_ISSUERS`,
- * each for the audience `<origin>/api/chat` unless it names another.
+ * The issuers whose access tokens the workspace API trusts, for the audience each must carry:
+ * exactly those its protected resource metadata lists as `authorization_servers`, both from
+ * `workspaceResource` (our provider unless `WORKSPACE_OWN_ISSUER=false`, and `WORKSPACE_ISSUERS`,
+ * for `{site_url}/api/chat` unless an entry names another audience).
  */
-export function trustedIssuers(config: Config, origin: string): OidcIssuerTrust[] {
-  const audience = `${origin}${WORKSPACE_RESOURCE_PATH}`;
-  const own: OidcIssuerTrust[] = config.workspaceOwnIssuer ? [{ issuer: `${origin}${OIDC_ISSUER_PATH}`, audience }] : [];
-  return [
-    ...own,
-    ...config.workspaceIssuers.map((entry) => ({
-      issuer: entry.issuer,
-      audience: entry.audience ?? audience,
-      ...(entry.jwksUri ? { jwksUri: entry.jwksUri } : {}),
-      ...(entry.tokenType !== undefined ? { type: entry.tokenType } : {}),
-    })),
-  ];
+export function trustedIssuers(config: WorkspaceSettings, origin: string): OidcIssuerTrust[] {
+  return workspaceResource(config, origin).issuers.map(({ tokenType, ...trust }) => ({
+    ...trust,
+    ...(tokenType !== undefined ? { type: tokenType } : {}),
+  }));
 }
 
 const claim = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
@@ -76,7 +70,7 @@ export class WorkspaceUserGuard implements Guard<ResearchUserAccess> {
 
   private async authenticate(ctx: SubgraphContext): Promise<VerifiedAccessToken> {
     const origin = this.origin();
-    const metadata = `${origin}${WORKSPACE_RESOURCE_METADATA_PATH}`;
+    const { metadata } = workspaceResource(this.config, origin);
     const token = bearerKey(ctx.headers.authorization);
     if (token === undefined) throw ResearchError.missingAccessToken(metadata);
     this.verifiers ??= new OidcTokenVerifiers(trustedIssuers(this.config, origin));

@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, Middleware } from 'koa';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { CONSOLE_CLIENT, OIDC_ISSUER_PATH, WORKSPACE_RESOURCE_PATH, WORKSPACE_SCOPE } from '../../../../contracts/identity.js';
+import { CONSOLE_CLIENT, OIDC_ISSUER_PATH, WORKSPACE_SCOPE } from '../../../../contracts/identity.js';
 import { OIDC_SCOPES } from '../../../../contracts/operations/oidc-clients.contract.js';
 import type { Logger } from '../../../../runtime/logger.js';
+import { workspaceResource, type WorkspaceSettings } from '../../../../runtime/workspace-resource.js';
 import type { SecretBox } from '../../../shared/secret-box.js';
 import type { HttpMount, PublicOrigin } from '../../../shared/subgraph.js';
 import type { AttemptCounter } from '../attempts.js';
@@ -73,6 +74,8 @@ export interface OpenIdProviderDeps {
   readonly attempts: AttemptCounter;
   readonly clients: OidcClientsService;
   readonly logger: Logger;
+  /** What names the resource of its access tokens, the research workspace API (`SITE_BASE_URL`, …). */
+  readonly workspace: WorkspaceSettings;
 }
 
 interface Built {
@@ -86,7 +89,7 @@ interface Built {
  * The operations service as an OpenID provider (docs/adr/0016), on `oidc-provider`: issuer
  * `<PUBLIC_BASE_URL or the bound origin>/oidc`, authorization code with PKCE (S256, every
  * client), rotating refresh tokens with `offline_access`, JWT access tokens for the research
- * workspace API, RP-initiated logout and revocation. Its accounts and sign-in are the
+ * workspace API (`{site_url}/api/chat`), RP-initiated logout and revocation. Its accounts and sign-in are the
  * operations service's; its state lives in PostgreSQL and its keys are sealed there, so any
  * number of instances serve it alike. Built on the first request, once the origin is known.
  */
@@ -150,7 +153,8 @@ export class OpenIdProvider {
     const issuer = `${origin}${OIDC_ISSUER_PATH}`;
     const issuerUrl = new URL(issuer);
     const publicPath = issuerUrl.pathname.replace(/\/+$/, '');
-    const resource = `${origin}${WORKSPACE_RESOURCE_PATH}`;
+    // `{site_url}/api/chat`, named exactly as the workspace API's guard and its metadata name it.
+    const { resource } = workspaceResource(this.deps.workspace, origin);
     const keys = await loadProviderKeys(root, box);
     await this.store.purge();
     await this.deps.clients.ensurePublic(root.fork(), consoleClient(origin));
