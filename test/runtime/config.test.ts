@@ -40,10 +40,25 @@ describe('configuration', () => {
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN', 'ADMIN_TOKEN must be at least 16 characters long'],
     [{ STRIPE_WEBHOOK_SECRET: 'abc' }, 'STRIPE_WEBHOOK_SECRET', 'STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret (whsec_…)'],
     [{ MEILI_HOST: 'ftp://meili' }, 'MEILI_HOST', 'MEILI_HOST must use http or https (got "ftp")'],
+    [{ ROLE: 'worker', QUEUE_CONSUMERS: 'false' }, 'QUEUE_CONSUMERS', 'QUEUE_CONSUMERS cannot be false with ROLE=worker'],
+    [{ QUEUE_CONSUMERS: 'sometimes' }, 'QUEUE_CONSUMERS', 'QUEUE_CONSUMERS must be true or false (got "sometimes")'],
   ])('rejects %o naming the variable', (env, variable, message) => {
     const error = configError(env);
     expect(error.variable).toBe(variable);
     expect(error.message).toBe(message);
+  });
+
+  it('runs queue consumers in ROLE=all unless QUEUE_CONSUMERS=false, always in ROLE=worker, never in the other roles', () => {
+    const urls = {
+      SUBGRAPH_LIBRARY_URL: 'http://127.0.0.1:4001/graphql',
+      SUBGRAPH_RESEARCH_URL: 'http://127.0.0.1:4002/graphql',
+      SUBGRAPH_OPERATIONS_URL: 'http://127.0.0.1:4003/graphql',
+    };
+    expect(loadConfig({}).queueConsumers).toBe(true);
+    expect(loadConfig({ QUEUE_CONSUMERS: 'false' }).queueConsumers).toBe(false);
+    expect(loadConfig({ ROLE: 'worker' }).queueConsumers).toBe(true);
+    expect(loadConfig({ ROLE: 'subgraph:operations' }).queueConsumers).toBe(false);
+    expect(loadConfig({ ROLE: 'gateway', ...urls }).queueConsumers).toBe(false);
   });
 
   it('stops the process with one line naming the variable', () => {
