@@ -69,7 +69,7 @@ export const operationsModule: SubgraphModule = {
     engine.register(assetDecommissionSaga);
     return [
       engine,
-      new SagasService(runtime.queues),
+      new SagasService(runtime.queues, engine),
       keys,
       new OperationsGuard(keys, new ApiKeyAccess(root)),
       new OperationsHealthService(runtime, keys, documents.checks),

@@ -49,7 +49,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await kind.teardown(viaA).catch(() => undefined);
+  await kind.cure(viaA).catch(() => undefined);
   await deployment?.stop();
   await database?.drop();
 }, 60_000);

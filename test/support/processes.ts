@@ -167,7 +167,8 @@ export class Deployment {
   private readonly processes: RoleProcess[] = [];
 
   private constructor(
-    private readonly env: Readonly<Record<string, string>>,
+    /** What every process of the deployment gets: `DATABASE_URL`, `DATA_DIR`, `SECRETS_KEY` and the `env` given. */
+    readonly env: Readonly<Record<string, string>>,
     private readonly dataDir: string,
   ) {}
 

@@ -84,8 +84,8 @@ export interface SagaKind<S> {
    * there exactly once and each compensated one left none.
    */
   verify(org: DemoOrganization, runs: ReadonlyArray<SagaRun<S>>): Promise<string[]>;
-  /** Undoes `setup`'s failure device. */
-  teardown(org: DemoOrganization): Promise<void>;
+  /** Removes what makes doomed subjects fail: their sagas could complete now, if anything ran them again. */
+  cure(org: DemoOrganization): Promise<void>;
 }
 
 /** The asset-decommission saga: doomed assets are refused the `decommissioned` state by a database check. */
@@ -174,7 +174,7 @@ export function decommissionSagas(): SagaKind<{ assetId: string; inventoryNumber
       }
       return problems;
     },
-    async teardown(org) {
+    async cure(org) {
       await org.query(`alter table operations.asset drop constraint if exists ${CHECK}`);
     },
   };

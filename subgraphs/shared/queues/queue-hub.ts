@@ -55,6 +55,11 @@ export interface QueueConsumer<T> {
    * queue unreachable) is queued again at start and every `recoverEveryMs`.
    */
   readonly recover?: () => Promise<ReadonlyArray<{ readonly id: string; readonly data: T }>>;
+  /**
+   * Whether recovery also runs again a job of a recovered id that already finished (completed or
+   * failed): for work whose job ids are reused, where a finished job does not mean finished work.
+   */
+  readonly rerunFinished?: boolean;
 }
 
 export type JobCounts = Readonly<Record<'waiting' | 'active' | 'delayed' | 'completed' | 'failed', number>>;
@@ -248,7 +253,9 @@ export class QueueHub {
     for (const { spec, consumer } of this.consumers.values()) {
       if (!consumer.recover || this.closed) continue;
       try {
-        for (const job of await consumer.recover()) await this.add(spec, job.id, job.data);
+        for (const job of await consumer.recover()) {
+          await (consumer.rerunFinished ? this.ensure(spec, job.id, job.data) : this.add(spec, job.id, job.data));
+        }
       } catch (error) {
         this.options.logger.warn({ err: error, queue: spec.name }, 'queue recovery failed');
       }
