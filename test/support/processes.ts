@@ -38,6 +38,8 @@ export interface RoleProcessOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Names the process in errors and echoed logs; the role unless given. */
   readonly name?: string;
+  /** Start from this process's whole environment (a benchmark run with the operator's settings), not a clean one. */
+  readonly inheritEnv?: boolean;
 }
 
 /** One role process; `start` again after `kill` or `stop` runs it anew with the same configuration. */
@@ -88,7 +90,7 @@ export class RoleProcess {
     if (this.child) throw new Error(`${this.name} is already running`);
     const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
       cwd: ROOT,
-      env: { ...baseEnv(), ...this.options.env, ROLE: this.options.role },
+      env: { ...baseEnv(), ...(this.options.inheritEnv ? process.env : {}), ...this.options.env, ROLE: this.options.role },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

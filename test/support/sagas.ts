@@ -192,3 +192,8 @@ function sorted(value: unknown): unknown {
   }
   return value;
 }
+
+/** The kinds a run can be asked for by name (`npm run bench -- sagas --kind=<name>`). */
+export const SAGA_KINDS: Readonly<Record<string, () => SagaKind<unknown>>> = {
+  decommission: () => decommissionSagas() as SagaKind<unknown>,
+};
