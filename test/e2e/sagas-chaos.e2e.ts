@@ -6,7 +6,7 @@ import { QueueHub } from '../../subgraphs/shared/queues/queue-hub.js';
 import { Actors } from '../support/actors.js';
 import { createTestDatabase } from '../support/database.js';
 import { Deployment, type RoleProcess } from '../support/processes.js';
-import { awaitSagas, decommissionSagas, type SagaKind, type SagaRun } from '../support/sagas.js';
+import { awaitSagas, SAGA_KINDS, type SagaKind, type SagaRun } from '../support/sagas.js';
 
 /**
  * Crash safety of the saga engine: 50 sagas run by one `ROLE=worker` process that is killed
@@ -17,7 +17,8 @@ import { awaitSagas, decommissionSagas, type SagaKind, type SagaRun } from '../s
  * every effect must be there exactly once. The saga kind is a parameter: any `SagaKind`.
  */
 
-const kind: SagaKind<unknown> = decommissionSagas() as SagaKind<unknown>;
+/** `SAGA_KIND=<name>` runs it with another kind of `SAGA_KINDS`. */
+const kind: SagaKind<unknown> = SAGA_KINDS[process.env.SAGA_KIND ?? 'decommission']!();
 const SAGAS = 50;
 /** Every fifth saga fails at a step on every try, so the kills also land in retries and compensations. */
 const doomed = (index: number) => index % 5 === 4;
@@ -101,12 +102,12 @@ describe(`${kind.type} sagas while the worker is killed`, () => {
     const startAll = (batch: typeof subjects) =>
       Promise.all(batch.map(async ({ index, subject }) => started.push({ index, subject, sagaId: await kind.start(actors, subject) })));
 
-    // A kill inside steps' transactions: the first wave's journal entries wait for a table lock.
+    // A kill inside steps' transactions: the first wave's first steps wait for a table lock.
     const hold = new pg.Client({ connectionString: database.url });
     await hold.connect();
     try {
       await hold.query('begin');
-      await hold.query('lock table operations.asset_movement in exclusive mode');
+      await hold.query(`lock table ${kind.firstStepWrites} in exclusive mode`);
       await startAll(subjects.slice(0, SAGAS / WAVES));
       while ((await activeJobs()) < 4) await pause(20);
       await worker.kill();

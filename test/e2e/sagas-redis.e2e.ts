@@ -17,17 +17,21 @@ let redis: Redis;
 let prefix: string;
 
 beforeAll(async () => {
+  redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  await redis.connect().catch((error: unknown) => {
+    throw new Error(
+      `this test needs Redis at ${REDIS_URL} (the machines' Redis; apt-get install redis-server elsewhere): ${String(error)}`,
+    );
+  });
   actors = await Actors.start({ REDIS_URL });
   prefix = `qantara:${new URL(actors.stack.databaseUrl).pathname.slice(1)}`;
-  redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
   await kind.setup(actors);
 }, 120_000);
 
 afterAll(async () => {
   await kind.cure(actors).catch(() => undefined);
   await actors?.stop();
-  if (redis) {
+  if (redis?.status === 'ready') {
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);

@@ -73,6 +73,8 @@ export interface SagaRun<S> {
 export interface SagaKind<S> {
   /** The saga's type, as its status reports it. */
   readonly type: string;
+  /** A table the first step writes and starting a saga does not: locking it holds that step inside its transaction. */
+  readonly firstStepWrites: string;
   /** Once per database, before any subject: reference data, and what makes doomed subjects fail. */
   setup(org: DemoOrganization): Promise<void>;
   /** One subject; a `doomed` one's saga fails at a step on every try, so it ends compensated. */
@@ -96,6 +98,7 @@ export function decommissionSagas(): SagaKind<{ assetId: string; inventoryNumber
   const CHECK = 'saga_kind_doomed_assets';
   return {
     type: 'eam.asset-decommission',
+    firstStepWrites: 'operations.asset_movement',
     async setup(org) {
       const created = await org.act('Engineer', 'POST', '/api/v1/eam/asset-classes', { code: `SK${serial}`, name: 'Saga runs' });
       if (created.status !== 201) throw new Error(`asset class: ${created.status} ${JSON.stringify(created.body)}`);
@@ -193,7 +196,12 @@ function sorted(value: unknown): unknown {
   return value;
 }
 
-/** The kinds a run can be asked for by name (`npm run bench -- sagas --kind=<name>`). */
+/**
+ * The kinds a run can be asked for by name: `npm run bench -- sagas --kind=<name>`,
+ * `SAGA_KIND=<name>` for the chaos test. A new kind (the shift-report approval: reports seeded
+ * approvable, doomed ones failing at a step, `verify` comparing tank balances and stock levels
+ * with the sum of the completed sagas' effects) is one more entry.
+ */
 export const SAGA_KINDS: Readonly<Record<string, () => SagaKind<unknown>>> = {
   decommission: () => decommissionSagas() as SagaKind<unknown>,
 };
