@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import type { Role } from '../../runtime/config.js';
 
 /**
@@ -15,12 +16,13 @@ import type { Role } from '../../runtime/config.js';
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');
+const EXIT_WITH_PARENT = pathToFileURL(join(import.meta.dirname, 'exit-with-parent.ts')).href;
 /** How long a start may take before the process is given up on (two busy cores, a cold tsx cache). */
 const START_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 15_000;
 const TAIL_LINES = 40;
 
-/** Children still running, killed if the test process exits without stopping them. */
+/** Children still running, killed if the test process exits without stopping them (and stopping by themselves if it dies). */
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
@@ -88,10 +90,11 @@ export class RoleProcess {
   /** Spawns the process and resolves once it logs `listening`; rejects (with its last lines) if it exits or hangs first. */
   async start(): Promise<void> {
     if (this.child) throw new Error(`${this.name} is already running`);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'main.ts'], {
       cwd: ROOT,
       env: { ...baseEnv(), ...(this.options.inheritEnv ? process.env : {}), ...this.options.env, ROLE: this.options.role },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin stays open: when this process dies, it closes and the child stops (exit-with-parent.ts).
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child = child;
     this.starts += 1;
