@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { RoleProcess } from '../test/support/processes.js';
 
 export interface LoadResult {
   readonly rps: number;
@@ -79,20 +80,10 @@ export function corpusFiles(): string[] {
   return [join(FIXTURES, 'baghdad-excerpt-ara1'), join(FIXTURES, 'pages.jsonl')];
 }
 
-/** Starts `main.ts` in its own process and waits for its `listening` log line. */
+/** Starts `main.ts` (`ROLE=all`) in its own process, with this process's environment under `env`, and waits until it listens. */
 export async function startServer(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.includes('"msg":"listening"')) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`main.ts exited with ${code}`)));
-  });
-  return { url, stop: () => stopProcess(child) };
+  const server = await RoleProcess.start({ role: 'all', env, name: 'server', inheritEnv: true });
+  return { url: server.url, stop: () => server.stop() };
 }
 
 export interface LibraryServer {

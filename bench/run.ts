@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { foundationBench } from './foundation.js';
 import { operationsCoreBench } from './operations-core.js';
 import { libraryAuthBench } from './library-auth.js';
@@ -7,6 +8,7 @@ import { libraryRetrievalBench } from './library-retrieval.js';
 import { libraryScaleBench } from './library-scale.js';
 import { type BenchModule, writeSection } from './report.js';
 import { researchChatBench } from './research-chat.js';
+import { sagasBench } from './sagas.js';
 
 /** Every benchmark; `npm run bench -- <name>…` runs only those named. */
 const MODULES: readonly BenchModule[] = [
@@ -18,6 +20,7 @@ const MODULES: readonly BenchModule[] = [
   libraryChatBench,
   researchChatBench,
   operationsCoreBench,
+  sagasBench,
 ];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
@@ -28,8 +31,9 @@ if (wanted.length && selected.length !== wanted.length) {
 }
 for (const module of selected) {
   process.stdout.write(`bench: ${module.name}…\n`);
+  const load = loadavg()[0]!;
   const body = await module.run();
-  writeSection(module, body);
+  writeSection(module, body, load);
   process.stdout.write(`${body}\n\n`);
 }
 process.exit(0);

@@ -34,6 +34,12 @@ export interface Config {
   readonly meiliHost: string | undefined;
   readonly meiliApiKey: string | undefined;
   readonly redisUrl: string | undefined;
+  /**
+   * Whether this process runs the queue consumers (saga steps, research turns and runs): on in
+   * `ROLE=all` unless `QUEUE_CONSUMERS=false`, which leaves the jobs to `ROLE=worker` processes;
+   * always on in `ROLE=worker`, never in the other roles.
+   */
+  readonly queueConsumers: boolean;
   readonly llmBaseUrl: string | undefined;
   readonly llmApiKey: string | undefined;
   readonly llmModel: string | undefined;
@@ -354,6 +360,13 @@ function origins(env: Env, name: string): string[] {
     });
 }
 
+/** `QUEUE_CONSUMERS`: only `ROLE=all` may turn its consumers off; a worker exists to run them. */
+function queueConsumers(env: Env, role: Role): boolean {
+  const wanted = boolean(env, 'QUEUE_CONSUMERS', true);
+  if (!wanted && role === 'worker') throw new ConfigError('QUEUE_CONSUMERS', 'cannot be false with ROLE=worker');
+  return wanted && (role === 'all' || role === 'worker');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const role = oneOf(env, 'ROLE', ROLES, 'all');
   const subgraphUrls: Partial<Record<SubgraphName, string>> = {};
@@ -388,6 +401,7 @@ export function loadConfig(env: Env = process.env): Config {
     meiliHost: url(env, 'MEILI_HOST', HTTP),
     meiliApiKey: optional(env, 'MEILI_API_KEY'),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    queueConsumers: queueConsumers(env, role),
     llmBaseUrl,
     llmApiKey: optional(env, 'LLM_API_KEY'),
     llmModel: optional(env, 'LLM_MODEL') ?? (llmBaseUrl ? 'gpt-4o-mini' : undefined),

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createGateway, type SubgraphTargets } from '../gateway/create-gateway.js';
-import { attachSubscriptions, type SubscriptionServer } from '../gateway/subscriptions/subscription-server.js';
-import { createApp } from '../rest-facade/app.js';
-import { SUBGRAPHS } from '../subgraphs/index.js';
-import { startSubgraph, type RunningSubgraph } from '../subgraphs/shared/host.js';
-import { streamOwners, SUBSCRIPTIONS } from '../contracts/registry.js';
+import type { SubgraphTargets } from '../gateway/create-gateway.js';
+import type { SubscriptionServer } from '../gateway/subscriptions/subscription-server.js';
+import { loadSubgraph } from '../subgraphs/load-subgraph.js';
+import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import type { PublicOrigin } from '../subgraphs/shared/subgraph.js';
 import { SUBGRAPH_NAMES, type Config, type SubgraphName } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
@@ -14,7 +12,6 @@ import { trustProxy } from './http/client-address.js';
 import { listen, type Listening } from './http/listen.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { createSubgraphApp, createWorkerApp } from './subgraph-server.js';
 
 export const SUPERGRAPH_PATH = join(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -65,9 +62,10 @@ async function subgraphs(
   stack: Stack,
   origin: PublicOrigin,
 ) {
+  const { startSubgraph } = await import('../subgraphs/shared/host.js');
   const running: Partial<Record<SubgraphName, RunningSubgraph>> = {};
   for (const name of names) {
-    const subgraph = await startSubgraph(SUBGRAPHS[name], { config, databaseUrl, logger, metrics, origin });
+    const subgraph = await startSubgraph(await loadSubgraph(name), { config, databaseUrl, logger, metrics, origin });
     stack.push(`subgraph ${name}`, () => subgraph.close());
     running[name] = subgraph;
     const pool = (await subgraph.orm.em.getConnection().getNativeClient()) as {
@@ -137,6 +135,7 @@ function finish(
 /**
  * Starts the process for its role: everything in one process (`all`), the
  * gateway alone against remote subgraphs, one subgraph over HTTP, or a worker.
+ * The gateway's and each subgraph's code is imported by the roles that run it only.
  */
 export async function startSystem(config: Config, logger: Logger): Promise<System> {
   const stack = new Stack(logger);
@@ -145,6 +144,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
     if (config.role.startsWith('subgraph:')) {
       const name = config.role.slice('subgraph:'.length) as SubgraphName;
       const databaseUrl = await database(config, logger, stack);
+      const { createSubgraphApp } = await import('./subgraph-server.js');
       const served = publicOrigin(config);
       const running = await subgraphs([name], config, databaseUrl, logger, metrics, stack, served.origin);
       const app = createSubgraphApp(running[name]!, metrics, config.subgraphSecret, running[name]!.http(served.origin));
@@ -157,6 +157,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       const databaseUrl = await database(config, logger, stack);
       const served = publicOrigin(config);
       await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack, served.origin);
+      const { createWorkerApp } = await import('./subgraph-server.js');
       const http = await listen(createWorkerApp(metrics), config.port, config.host);
       served.listening(http);
       return finish(config, logger, stack, http, metrics, databaseUrl);
@@ -174,6 +175,12 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       targets = running as SubgraphTargets;
       mounts = SUBGRAPH_NAMES.flatMap((name) => running[name]!.http(served.origin));
     }
+    const [{ createGateway }, { createApp }, { attachSubscriptions }, { streamOwners, SUBSCRIPTIONS }] = await Promise.all([
+      import('../gateway/create-gateway.js'),
+      import('../rest-facade/app.js'),
+      import('../gateway/subscriptions/subscription-server.js'),
+      import('../contracts/registry.js'),
+    ]);
     const gateway = await createGateway({
       supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
       subgraphs: targets,

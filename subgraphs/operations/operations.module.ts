@@ -72,7 +72,7 @@ export const operationsModule: SubgraphModule = {
     return [
       engine,
       ...prdServices(engine),
-      new SagasService(runtime.queues),
+      new SagasService(runtime.queues, engine),
       keys,
       new OperationsGuard(keys, new ApiKeyAccess(root)),
       new OperationsHealthService(runtime, keys, documents.checks),

@@ -58,7 +58,7 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
   const logger = options.logger.child({ subgraph: module.name });
   const orm = await openOrm(module.database, { databaseUrl: options.databaseUrl, logger });
   const queues = new QueueHub({
-    role: options.config.role,
+    consumers: options.config.queueConsumers,
     databaseUrl: options.databaseUrl,
     redisUrl: options.config.redisUrl,
     logger: logger.child({ component: 'queues' }),

@@ -4,6 +4,10 @@ import { Actors } from '../support/actors.js';
 import pg from 'pg';
 import { call, login, SUPER_ADMIN } from '../support/operations.js';
 import { collect, wsClient } from '../support/research-ws.js';
+import { sagaStatus, settleSaga, type SagaStatusBody } from '../support/sagas.js';
+import { createLogger } from '../../runtime/logger.js';
+import { SAGA_STEPS } from '../../subgraphs/operations/sagas/engine.js';
+import { QueueHub } from '../../subgraphs/shared/queues/queue-hub.js';
 
 /**
  * The saga engine through the asset-decommission saga: steps as queue jobs, progress over
@@ -14,13 +18,6 @@ import { collect, wsClient } from '../support/research-ws.js';
 
 let actors: Actors;
 let classId: string;
-
-interface SagaStatusBody {
-  sagaId: string;
-  status: string;
-  error: string | null;
-  steps: Array<{ name: string; status: string; attempts: number; error: string | null; startedAt: string | null }>;
-}
 
 async function newAsset(): Promise<string> {
   const created = await actors.act('Engineer', 'POST', '/api/v1/eam/assets', {
@@ -45,18 +42,8 @@ async function startDecommission(assetId: string) {
   return started.body.sagaId as string;
 }
 
-const status = async (sagaId: string) => (await actors.act('Engineer', 'GET', `/api/v1/sagas/${sagaId}/status`)).body as SagaStatusBody;
-
-/** Polls the saga until it ends (or `until` holds), with a generous deadline. */
-async function settle(sagaId: string, until = (body: SagaStatusBody) => ['completed', 'compensated', 'failed'].includes(body.status)) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const body = await status(sagaId);
-    if (until(body)) return body;
-    if (Date.now() > deadline) throw new Error(`saga ${sagaId} did not settle: ${JSON.stringify(body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const status = (sagaId: string) => sagaStatus(actors, sagaId);
+const settle = (sagaId: string, until?: (body: SagaStatusBody) => boolean) => settleSaga(actors, sagaId, until);
 
 beforeAll(async () => {
   actors = await Actors.start();
@@ -81,6 +68,9 @@ describe('a saga that completes', () => {
     expect((await actors.act('Engineer', 'GET', `/api/v1/eam/assets/${assetId}`)).body.status).toBe('decommissioned');
     const journal = await actors.query(`select op, status from operations.asset_movement where saga_id = $1`, [sagaId]);
     expect(journal).toEqual([{ op: 'decommission', status: 'applied' }]);
+    // Each step's times are those of its own run: it finished after it started.
+    const times = await actors.query(`select name from operations.saga_step where saga_id = $1 and not finished_at > started_at`, [sagaId]);
+    expect(times).toEqual([]);
   });
 
   it('refuses a second saga on the same asset while one runs, and checks the asset and the approver at once', async () => {
@@ -160,6 +150,30 @@ describe('a saga that completes', () => {
   });
 });
 
+/** Runs a finished step job again through the queue itself, not the dead-letter route, and waits until it ran. */
+async function deliverAgain(jobId: string): Promise<string> {
+  const job = () =>
+    actors.query<{ state: string; data: unknown }>(`select state, data from bullmq.job where queue = 'core-saga-steps' and id = $1`, [
+      jobId,
+    ]);
+  const hub = new QueueHub({
+    consumers: false,
+    databaseUrl: actors.stack.databaseUrl,
+    redisUrl: undefined,
+    logger: createLogger('silent'),
+  });
+  try {
+    await hub.ensure(SAGA_STEPS, jobId, (await job())[0]!.data);
+  } finally {
+    await hub.close();
+  }
+  for (;;) {
+    const state = (await job())[0]?.state;
+    if (state === 'completed' || state === 'failed') return state;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe('a saga that fails', () => {
   it('retries a failing step, then compensates the done steps in reverse order; the asset is unchanged', async () => {
     const assetId = await newAsset();
@@ -190,8 +204,14 @@ describe('a saga that fails', () => {
       expect(letter).toMatchObject({ queue: 'core-saga-steps', jobId: `${sagaId}__asset`, step: 'asset', attemptsMade: 5 });
       expect(letter.failedReason).toContain('saga_test_block');
 
-      // Fixed: the retried dead letter runs the saga again from its first step, and it completes.
+      // Fixed. The failed job delivered once more by the queue (as after a crash at its end) finds
+      // the saga ended and leaves it so; the dead letter retried runs it again from its first step.
       await actors.query(`alter table operations.asset drop constraint saga_test_block`);
+      expect(await deliverAgain(`${sagaId}__asset`)).toBe('failed');
+      expect((await status(sagaId)).status).toBe('compensated');
+      expect(await actors.query(`select status from operations.asset_movement where saga_id = $1`, [sagaId])).toEqual([
+        { status: 'failed' },
+      ]);
       const retried = await actors.act('Admin', 'POST', `/api/v1/core/sagas/dead-letters/core-saga-steps/${sagaId}__asset/retry`);
       expect(retried.body).toEqual({ queue: 'core-saga-steps', jobId: `${sagaId}__asset`, status: 'waiting' });
       const completed = await settle(sagaId, (body) => body.status === 'completed' || body.status === 'failed');

@@ -62,6 +62,8 @@ describe('configuration', () => {
       'MCP_ALLOWED_ORIGINS',
       'MCP_ALLOWED_ORIGINS must list origins as scheme://host[:port], comma-separated (got "https://bad.example/path")',
     ],
+    [{ ROLE: 'worker', QUEUE_CONSUMERS: 'false' }, 'QUEUE_CONSUMERS', 'QUEUE_CONSUMERS cannot be false with ROLE=worker'],
+    [{ QUEUE_CONSUMERS: 'sometimes' }, 'QUEUE_CONSUMERS', 'QUEUE_CONSUMERS must be true or false (got "sometimes")'],
   ])('rejects %o naming the variable', (env, variable, message) => {
     const error = configError(env);
     expect(error.variable).toBe(variable);
@@ -97,6 +99,19 @@ describe('configuration', () => {
       mcpAllowedOrigins: ['https://inspector.example.org', 'http://localhost:6274'],
     });
     expect(loadConfig({})).toMatchObject({ siteBaseUrl: undefined, apiBaseUrl: undefined, mcpAllowedOrigins: [] });
+  });
+
+  it('runs queue consumers in ROLE=all unless QUEUE_CONSUMERS=false, always in ROLE=worker, never in the other roles', () => {
+    const urls = {
+      SUBGRAPH_LIBRARY_URL: 'http://127.0.0.1:4001/graphql',
+      SUBGRAPH_RESEARCH_URL: 'http://127.0.0.1:4002/graphql',
+      SUBGRAPH_OPERATIONS_URL: 'http://127.0.0.1:4003/graphql',
+    };
+    expect(loadConfig({}).queueConsumers).toBe(true);
+    expect(loadConfig({ QUEUE_CONSUMERS: 'false' }).queueConsumers).toBe(false);
+    expect(loadConfig({ ROLE: 'worker' }).queueConsumers).toBe(true);
+    expect(loadConfig({ ROLE: 'subgraph:operations' }).queueConsumers).toBe(false);
+    expect(loadConfig({ ROLE: 'gateway', ...urls }).queueConsumers).toBe(false);
   });
 
   it('stops the process with one line naming the variable', () => {

@@ -24,7 +24,7 @@ export interface Session {
   readonly organizationId: string | null;
 }
 
-export async function login(stack: TestStack, email: string, password = DEMO_PASSWORD): Promise<Session> {
+export async function login(stack: Pick<TestStack, 'fetch'>, email: string, password = DEMO_PASSWORD): Promise<Session> {
   const response = await stack.fetch('/api/v1/iam/login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -47,7 +47,7 @@ export interface Call {
 
 /** An operations call with a session (and, for mutations that need one, a fresh Idempotency-Key unless given). */
 export async function call(
-  stack: TestStack,
+  stack: Pick<TestStack, 'fetch'>,
   session: Session | null,
   method: string,
   path: string,

@@ -4,14 +4,14 @@ import type { TestStack } from './stack.js';
 
 /** graphql-ws clients of a test stack: the subscription endpoint is `/graphql` on the same port. */
 
-export const wsUrl = (stack: TestStack) => `${stack.url.replace(/^http/, 'ws')}/graphql`;
+export const wsUrl = (stack: Pick<TestStack, 'url'>) => `${stack.url.replace(/^http/, 'ws')}/graphql`;
 
-export function wsClient(stack: TestStack, connectionParams: Record<string, unknown>): Client {
+export function wsClient(stack: Pick<TestStack, 'url'>, connectionParams: Record<string, unknown>): Client {
   return createClient({ url: wsUrl(stack), webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
 }
 
 /** How the server ends a raw connection that sent `connection_init` with `payload`: its ack, or its close code. */
-export async function connectOutcome(stack: TestStack, payload: Record<string, unknown>): Promise<'ack' | number> {
+export async function connectOutcome(stack: Pick<TestStack, 'url'>, payload: Record<string, unknown>): Promise<'ack' | number> {
   const socket = new WebSocket(wsUrl(stack), 'graphql-transport-ws');
   return new Promise((resolve, reject) => {
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload })));

@@ -69,6 +69,17 @@ const STEP_NAME = /^[a-z0-9-]{1,64}$/;
 /** How long a running saga may sit without a change before recovery queues its next job again. */
 const QUIET_SECONDS = 20;
 
+/**
+ * A job of a saga no longer in that job's phase was delivered again: BullMQ takes up a job whose
+ * process died before the job's end was recorded, so a job runs at least once, not exactly once.
+ * It has nothing to do, and it never opens an ended saga — only a retry from the dead letters does
+ * (`SagaEngine.reopen`). The job that ended the phase (the step that failed, the compensation that
+ * gave up) stays a dead letter: it fails again with its step's error; any other ends quietly.
+ */
+function deliveredAgain(step: StepRow | undefined, endedThePhase: boolean): string | undefined {
+  return step && endedThePhase ? (step.error ?? `${step.name} failed`) : undefined;
+}
+
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 
 export class SagaEngine implements SagaStarter {
@@ -84,12 +95,14 @@ export class SagaEngine implements SagaStarter {
       process: (job, facts) => this.runStep(job, facts),
       exhausted: (job, error) => this.stepGaveUp(job, error),
       recover: () => this.unqueued('running'),
+      rerunFinished: true,
     });
     queues.consume<SagaJob>(SAGA_COMPENSATIONS, {
       concurrency: 4,
       process: (job, facts) => this.runCompensation(job, facts),
       exhausted: (job, error) => this.compensationGaveUp(job, error),
       recover: () => this.unqueued('compensating'),
+      rerunFinished: true,
     });
   }
 
@@ -158,19 +171,14 @@ export class SagaEngine implements SagaStarter {
   }
 
   private async runStep(job: SagaJob, facts: JobFacts): Promise<void> {
+    let deadLetter: string | undefined;
     try {
-      await this.transaction(job, async (tx, saga) => {
+      deadLetter = await this.transaction(job, async (tx, saga) => {
         const definition = this.definition(saga);
-        let steps = await this.steps(tx, saga.id);
+        const steps = await this.steps(tx, saga.id);
         const target = steps.find((step) => step.name === job.step);
-        if (!target) return;
-        if (saga.status === 'compensated' && target.status === 'failed') {
-          // A dead letter retried: the compensation undid every step, so the saga runs again from its first.
-          await this.resume(tx, saga);
-          saga = { ...saga, status: 'running', error: null };
-          steps = await this.steps(tx, saga.id);
-        }
-        if (saga.status !== 'running') return;
+        if (!target) return undefined;
+        if (saga.status !== 'running') return deliveredAgain(target, target.status === 'failed');
         for (const step of steps) {
           if (step.position > target.position) break;
           if (step.status === 'completed') continue;
@@ -180,14 +188,15 @@ export class SagaEngine implements SagaStarter {
         if (next) {
           const nextJob: SagaJob = { ...job, step: next.name };
           afterCommit(tx, () => this.queues.ensure(SAGA_STEPS, jobId(saga.id, next.name), nextJob));
-          return;
+          return undefined;
         }
         await tx.execute(
-          `update "operations"."saga" set "status" = 'completed', "finished_at" = now(), "updated_at" = now() where "id" = ?`,
+          `update "operations"."saga" set "status" = 'completed', "finished_at" = clock_timestamp(), "updated_at" = now() where "id" = ?`,
           [saga.id],
         );
         await definition.onCompleted?.(tx, this.context(saga, facts.attempt));
         await this.progress(tx, saga.id, null, 'completed', 0, null);
+        return undefined;
       });
     } catch (error) {
       await this.noteFailure(job, 'attempts', facts.attempt, error);
@@ -195,6 +204,7 @@ export class SagaEngine implements SagaStarter {
       if (error instanceof DomainError) throw new UnrecoverableError(`${error.code}: ${error.message}`);
       throw error;
     }
+    if (deadLetter !== undefined) throw new UnrecoverableError(deadLetter);
   }
 
   /** Runs one step and records it, in the job's transaction. */
@@ -202,11 +212,32 @@ export class SagaEngine implements SagaStarter {
     const output = await step.run(tx, this.context(saga, attempt));
     await tx.execute(
       `update "operations"."saga_step" set "status" = 'completed', "attempts" = greatest("attempts", ?), "output" = ?::jsonb,
-         "error" = null, "started_at" = coalesce("started_at", now()), "finished_at" = now()
+         "error" = null, "started_at" = coalesce("started_at", now()), "finished_at" = clock_timestamp()
        where "saga_id" = ? and "name" = ?`,
       [attempt, output === undefined ? null : JSON.stringify(output), saga.id, row.name],
     );
     await this.progress(tx, saga.id, row.name, 'completed', Math.max(row.attempts, attempt), null);
+  }
+
+  /**
+   * A dead letter about to be retried, in the retrying request's transaction: its saga is opened
+   * again so the job finds work — a compensated saga runs again from its first step (its
+   * compensation undid the others), a `failed` one carries on compensating. Only this opens an
+   * ended saga: the same job delivered again by the queue finds the saga ended and does nothing.
+   */
+  async reopen(em: EntityManager, queue: QueueSpec, job: SagaJob): Promise<void> {
+    const [saga] = await em.execute<SagaRow[]>(`select * from "operations"."saga" where "id" = ? for update`, [job.sagaId]);
+    if (!saga) return;
+    if (queue.name === SAGA_STEPS.name && saga.status === 'compensated') {
+      const [step] = await em.execute<StepRow[]>(`select * from "operations"."saga_step" where "saga_id" = ? and "name" = ?`, [
+        saga.id,
+        job.step,
+      ]);
+      if (step?.status === 'failed') await this.resume(em, saga);
+    } else if (queue.name === SAGA_COMPENSATIONS.name && saga.status === 'failed') {
+      await em.execute(`update "operations"."saga" set "status" = 'compensating', "updated_at" = now() where "id" = ?`, [saga.id]);
+      await this.progress(em, saga.id, null, 'compensating', 0, saga.error);
+    }
   }
 
   /** A compensated saga made runnable again: its steps pending, its compensation jobs free to run again. */
@@ -229,7 +260,7 @@ export class SagaEngine implements SagaStarter {
       if (saga.status !== 'running') return;
       const cause = `${job.step}: ${message(error)}`;
       await tx.execute(
-        `update "operations"."saga_step" set "status" = 'failed', "error" = ?, "finished_at" = now() where "saga_id" = ? and "name" = ?`,
+        `update "operations"."saga_step" set "status" = 'failed', "error" = ?, "finished_at" = clock_timestamp() where "saga_id" = ? and "name" = ?`,
         [message(error), saga.id, job.step],
       );
       await tx.execute(`update "operations"."saga" set "status" = 'compensating', "error" = ?, "updated_at" = now() where "id" = ?`, [
@@ -258,7 +289,7 @@ export class SagaEngine implements SagaStarter {
       return;
     }
     await tx.execute(
-      `update "operations"."saga" set "status" = 'compensated', "finished_at" = now(), "updated_at" = now() where "id" = ?`,
+      `update "operations"."saga" set "status" = 'compensated', "finished_at" = clock_timestamp(), "updated_at" = now() where "id" = ?`,
       [saga.id],
     );
     await this.definition(saga).onCompensated?.(tx, this.context(saga, 1), saga.error ?? 'compensated');
@@ -266,35 +297,33 @@ export class SagaEngine implements SagaStarter {
   }
 
   private async runCompensation(job: SagaJob, facts: JobFacts): Promise<void> {
+    let deadLetter: string | undefined;
     try {
-      await this.transaction(job, async (tx, saga) => {
-        if (saga.status === 'failed') {
-          // A failed compensation retried from the dead letters carries on.
-          await tx.execute(`update "operations"."saga" set "status" = 'compensating', "updated_at" = now() where "id" = ?`, [saga.id]);
-          saga = { ...saga, status: 'compensating' };
-        }
-        if (saga.status !== 'compensating') return;
-        const definition = this.definition(saga);
+      deadLetter = await this.transaction(job, async (tx, saga) => {
         const [row] = await tx.execute<StepRow[]>(`select * from "operations"."saga_step" where "saga_id" = ? and "name" = ?`, [
           saga.id,
           job.step,
         ]);
+        if (saga.status !== 'compensating') return deliveredAgain(row, saga.status === 'failed' && row?.status === 'completed');
+        const definition = this.definition(saga);
         if (row?.status === 'completed') {
           const step = definition.steps[row.position]!;
           await step.compensate(tx, this.context(saga, facts.attempt, row.output ?? undefined));
           await tx.execute(
             `update "operations"."saga_step" set "status" = 'compensated', "compensation_attempts" = greatest("compensation_attempts", ?),
-               "finished_at" = now() where "saga_id" = ? and "name" = ?`,
+               "finished_at" = clock_timestamp() where "saga_id" = ? and "name" = ?`,
             [facts.attempt, saga.id, row.name],
           );
           await this.progress(tx, saga.id, row.name, 'compensated', row.attempts, null);
         }
         await this.compensateNext(tx, saga, job);
+        return undefined;
       });
     } catch (error) {
       await this.noteFailure(job, 'compensation_attempts', facts.attempt, error);
       throw error;
     }
+    if (deadLetter !== undefined) throw new UnrecoverableError(deadLetter);
   }
 
   /** A compensation that keeps failing leaves the saga `failed`, its job in the dead letters for a person to retry. */

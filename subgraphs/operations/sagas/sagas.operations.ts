@@ -26,7 +26,7 @@ export function sagaOperations(services: Services): Implementation[] {
     implement(coreSagaWatch, (input, { ctx }) => sagas.watch(ctx.em, input.sagaId)),
     implement(coreDeadLetters, (input, { caller }) => sagas.deadLetters(caller, input.limit)),
     implement(coreSagaQueues, () => sagas.queueCounts()),
-    implement(coreRetryDeadLetter, (input, { caller }) => sagas.retry(caller, input.queue, input.jobId)),
+    implement(coreRetryDeadLetter, (input, { ctx, caller }) => sagas.retry(ctx.em, caller, input.queue, input.jobId)),
     implement(coreDeleteDeadLetter, (input, { caller }) => sagas.remove(caller, input.queue, input.jobId)),
     implement(eamStartAssetDecommissionSaga, async (input, { ctx, caller }) => {
       await assets.checkDecommission(ctx.em, caller, input.assetId, input.coApprovedBy);

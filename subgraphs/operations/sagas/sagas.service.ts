@@ -6,7 +6,8 @@ import type { QueueHub, QueueSpec } from '../../shared/queues/queue-hub.js';
 import type { Principal } from '../core/principal.js';
 import { iso } from '../core/rows.js';
 import { OperationsError } from '../operations.errors.js';
-import { SAGA_COMPENSATIONS, SAGA_STEPS, sagaTopic, type SagaJob, type SagaRow, type StepRow } from './engine.js';
+import { afterCommit } from '../core/after-commit.js';
+import { SAGA_COMPENSATIONS, SAGA_STEPS, sagaTopic, type SagaEngine, type SagaJob, type SagaRow, type StepRow } from './engine.js';
 
 type Queue = (typeof SAGA_QUEUES)[number];
 const SPECS: Readonly<Record<Queue, QueueSpec>> = { 'core-saga-steps': SAGA_STEPS, 'core-saga-compensate': SAGA_COMPENSATIONS };
@@ -19,7 +20,10 @@ const KEPT = 5000;
  * filtered by the organization the job belongs to.
  */
 export class SagasService {
-  constructor(private readonly queues: QueueHub) {}
+  constructor(
+    private readonly queues: QueueHub,
+    private readonly engine: SagaEngine,
+  ) {}
 
   private async saga(em: EntityManager, sagaId: string): Promise<SagaRow> {
     const [saga] = await em.execute<SagaRow[]>(`select * from "operations"."saga" where "id" = ?`, [sagaId]);
@@ -95,14 +99,22 @@ export class SagasService {
   }
 
   /** A failed job of the caller's organization, or 404 (another organization's is as missing as an unknown one). */
-  private async failedOfMine(principal: Principal, queue: Queue, jobId: string) {
+  private async failedOfMine(principal: Principal, queue: Queue, jobId: string): Promise<SagaJob> {
     const job = await this.queues.failedJob(SPECS[queue], jobId);
     if (!job || !this.mine(principal, job.data)) throw OperationsError.deadLetterNotFound();
+    return job.data;
   }
 
-  async retry(principal: Principal, queue: Queue, jobId: string) {
-    await this.failedOfMine(principal, queue, jobId);
-    if (!(await this.queues.retryFailed(SPECS[queue], jobId))) throw OperationsError.deadLetterNotFound();
+  /**
+   * Opens the job's saga again in the request's transaction, then moves the job back to waiting
+   * once that commits (should the move be lost, the engine's recovery queues the saga's next job).
+   */
+  async retry(em: EntityManager, principal: Principal, queue: Queue, jobId: string) {
+    const job = await this.failedOfMine(principal, queue, jobId);
+    await this.engine.reopen(em, SPECS[queue], job);
+    afterCommit(em, async () => {
+      if (!(await this.queues.retryFailed(SPECS[queue], jobId))) throw new Error(`dead letter ${queue}/${jobId} was gone when retried`);
+    });
     return { queue, jobId, status: 'waiting' as const };
   }
 

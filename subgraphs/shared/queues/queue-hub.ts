@@ -1,15 +1,16 @@
+import { hostname } from 'node:os';
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Role } from '../../../runtime/config.js';
 import type { Logger } from '../../../runtime/logger.js';
 import { createQueueBackend, type AnyQueue, type AnyWorker, type QueueBackend, type QueueBackendOptions } from './queue-backend.js';
 
 /**
  * The queues of one subgraph in one process (docs/adr/0014-research-service.md, "Queues").
  * A module declares its queues (`QueueSpec`) and, for those it consumes, a consumer;
- * any process may add jobs, but consumers run only in processes whose role runs
- * background work — the default process (`all`) and `ROLE=worker` — and start after the
- * module's start-up work. Jobs carry an id chosen by the producer, so adding the same
- * work twice queues it once.
+ * any process may add jobs, but consumers run only in processes that run background work —
+ * `ROLE=worker`, and the default process (`all`) unless `QUEUE_CONSUMERS=false` — and start
+ * after the module's start-up work. Jobs carry an id chosen by the producer, so adding the
+ * same work twice queues it once; each job names the process that ran it (BullMQ's
+ * `processedBy`: `<host>:<pid>`).
  */
 
 export interface QueueSpec {
@@ -54,15 +55,21 @@ export interface QueueConsumer<T> {
    * queue unreachable) is queued again at start and every `recoverEveryMs`.
    */
   readonly recover?: () => Promise<ReadonlyArray<{ readonly id: string; readonly data: T }>>;
+  /**
+   * Whether recovery also runs again a job of a recovered id that already finished (completed or
+   * failed): for work whose job ids are reused, where a finished job does not mean finished work.
+   */
+  readonly rerunFinished?: boolean;
 }
 
 export type JobCounts = Readonly<Record<'waiting' | 'active' | 'delayed' | 'completed' | 'failed', number>>;
 
-/** Roles whose processes run consumers. */
-export const consumesQueues = (role: Role): boolean => role === 'all' || role === 'worker';
+/** The name a process's workers stamp on the jobs they take (`processedBy`). */
+export const workerName = (): string => `${hostname()}:${process.pid}`;
 
 export interface QueueHubOptions extends Omit<QueueBackendOptions, 'poolMax'> {
-  readonly role: Role;
+  /** Whether this process runs the declared consumers (`Config.queueConsumers`). */
+  readonly consumers: boolean;
   readonly logger: Logger;
   /** How often consumers re-queue work that should be queued (default 30 s). */
   readonly recoverEveryMs?: number;
@@ -88,7 +95,7 @@ export class QueueHub {
 
   /** Whether this process runs consumers. */
   get consuming(): boolean {
-    return consumesQueues(this.options.role);
+    return this.options.consumers;
   }
 
   get backendKind(): QueueBackend['kind'] {
@@ -214,6 +221,7 @@ export class QueueHub {
     for (const { spec, consumer } of this.consumers.values()) {
       const worker = this.backend.worker(spec.name, (job) => this.run(spec, consumer, job), {
         concurrency: consumer.concurrency,
+        name: workerName(),
         ...(spec.lockMs ? { lockDuration: spec.lockMs, stalledInterval: Math.max(1000, Math.floor(spec.lockMs / 2)) } : {}),
         ...(spec.maxStalled ? { maxStalledCount: spec.maxStalled } : {}),
       });
@@ -245,7 +253,9 @@ export class QueueHub {
     for (const { spec, consumer } of this.consumers.values()) {
       if (!consumer.recover || this.closed) continue;
       try {
-        for (const job of await consumer.recover()) await this.add(spec, job.id, job.data);
+        for (const job of await consumer.recover()) {
+          await (consumer.rerunFinished ? this.ensure(spec, job.id, job.data) : this.add(spec, job.id, job.data));
+        }
       } catch (error) {
         this.options.logger.warn({ err: error, queue: spec.name }, 'queue recovery failed');
       }
