@@ -16,6 +16,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['reflect-metadata'],
     pool: 'forks',
+    // Whole-stack files wait on PostgreSQL and sockets more than they compute: three files at a
+    // time keep both cores of the reference machine busy (the default is one file per core minus one).
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     teardownTimeout: 60_000,
