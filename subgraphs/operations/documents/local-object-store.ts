@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { access, constants, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { finished } from 'node:stream/promises';
+import { pipeline } from 'node:stream/promises';
 import { DocumentError } from './documents.errors.js';
 import { OBJECT_KEY, type Address, type ObjectStore, type StoredFile } from './object-store.js';
 import type { UrlSigner } from './signed-url.js';
@@ -83,20 +82,20 @@ export class LocalObjectStore implements ObjectStore {
     const target = this.path(key);
     const partial = `${target}.${randomUUID()}.part`;
     await mkdir(dirname(target), { recursive: true });
-    const file = createWriteStream(partial);
     let size = 0;
-    try {
+    async function* limited(): AsyncIterable<Uint8Array> {
       for await (const chunk of body) {
         size += chunk.length;
         if (size > max) throw DocumentError.tooLarge();
-        if (!file.write(chunk)) await once(file, 'drain');
+        yield chunk;
       }
-      file.end();
-      await finished(file);
+    }
+    try {
+      // pipeline destroys the file stream on any failure and waits for it, so no write lands after.
+      await pipeline(limited(), createWriteStream(partial));
       await rename(partial, target);
       return size;
     } catch (error) {
-      file.destroy();
       await rm(partial, { force: true });
       throw error;
     }
