@@ -8,7 +8,7 @@ import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
 import { DemoOrganization, targetAt } from '../test/support/demo-organization.js';
 import { OPERATIONS_ENV } from '../test/support/operations.js';
 import { Deployment, type RoleProcess } from '../test/support/processes.js';
-import { awaitSagas, SAGA_KINDS, type SagaKind } from '../test/support/sagas.js';
+import { awaitSagas, DEFAULT_SAGA_KIND, SAGA_KINDS, type SagaKind } from '../test/support/sagas.js';
 import { percentile, table, type BenchModule } from './report.js';
 
 /**
@@ -20,7 +20,7 @@ import { percentile, table, type BenchModule } from './report.js';
  * steps' run times and the waits between them (saga_step `started_at`/`finished_at`); what
  * PostgreSQL waited on meanwhile. Then the only worker is killed with SIGKILL while it works and
  * started again: how long until the interrupted sagas end. `--kind=<name>` picks the saga kind
- * (default `decommission`).
+ * (default `approve`).
  */
 
 const SAGAS = 200;
@@ -244,7 +244,7 @@ export const sagasBench: BenchModule = {
   name: 'sagas',
   title: 'Sagas: end-to-end throughput with 1 and 4 worker processes, step latency, recovery after SIGKILL',
   async run() {
-    const kindName = process.argv.find((arg) => arg.startsWith('--kind='))?.slice('--kind='.length) ?? 'decommission';
+    const kindName = process.argv.find((arg) => arg.startsWith('--kind='))?.slice('--kind='.length) ?? DEFAULT_SAGA_KIND;
     const makeKind = SAGA_KINDS[kindName];
     if (!makeKind) throw new Error(`unknown saga kind ${kindName}; known: ${Object.keys(SAGA_KINDS).join(', ')}`);
     const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
