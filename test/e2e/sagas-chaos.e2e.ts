@@ -14,7 +14,9 @@ import { awaitSagas, DEFAULT_SAGA_KIND, SAGA_KINDS, type SagaKind, type SagaRun 
  * transactions (held by a table lock), then at random moments — and started again each time.
  * The API (in this process, `QUEUE_CONSUMERS=false`) only starts sagas. Every saga must end
  * as it would have without the kills (completed, or compensated for those made to fail), and
- * every effect must be there exactly once. The saga kind is a parameter: any `SagaKind`.
+ * every effect must be there exactly once. The saga kind is a parameter: any `SagaKind`; by
+ * default the shift-report approval, whose check is that every tank balance, stock level, machine
+ * hours, day's statistics and timesheet equals the sum of the completed sagas' effects.
  */
 
 /** `SAGA_KIND=<name>` runs it with another kind of `SAGA_KINDS`. */
