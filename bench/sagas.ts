@@ -108,8 +108,14 @@ function waitSummary(seen: Map<string, number>): string {
 
 async function ended(org: DemoOrganization, sagaIds: readonly string[]): Promise<Timing[]> {
   const states = await awaitSagas(org, sagaIds, 600_000);
-  const incomplete = sagaIds.filter((id) => states.get(id) !== 'completed').length;
-  if (incomplete) throw new Error(`${incomplete} sagas did not complete`);
+  const incomplete = sagaIds.filter((id) => states.get(id) !== 'completed');
+  if (incomplete.length) {
+    const causes = await org.query<{ error: string | null; count: string }>(
+      `select "error", count(*) from operations.saga where "id" = any($1::uuid[]) group by 1 order by 2 desc limit 5`,
+      [incomplete],
+    );
+    throw new Error(`${incomplete.length} sagas did not complete: ${causes.map((row) => `${row.count} × ${row.error}`).join('; ')}`);
+  }
   return timings(org, sagaIds);
 }
 
