@@ -8,7 +8,7 @@ import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
 import { DemoOrganization, targetAt } from '../test/support/demo-organization.js';
 import { OPERATIONS_ENV } from '../test/support/operations.js';
 import { Deployment, type RoleProcess } from '../test/support/processes.js';
-import { awaitSagas, SAGA_KINDS, type SagaKind } from '../test/support/sagas.js';
+import { awaitSagas, DEFAULT_SAGA_KIND, SAGA_KINDS, type SagaKind } from '../test/support/sagas.js';
 import { percentile, table, type BenchModule } from './report.js';
 
 /**
@@ -20,7 +20,7 @@ import { percentile, table, type BenchModule } from './report.js';
  * steps' run times and the waits between them (saga_step `started_at`/`finished_at`); what
  * PostgreSQL waited on meanwhile. Then the only worker is killed with SIGKILL while it works and
  * started again: how long until the interrupted sagas end. `--kind=<name>` picks the saga kind
- * (default `decommission`).
+ * (default `approve`).
  */
 
 const SAGAS = 200;
@@ -56,6 +56,20 @@ async function startMany(kind: SagaKind<unknown>, org: DemoOrganization, subject
     }),
   );
   return sagaIds;
+}
+
+/** `count` subjects, made STARTING at a time (a report takes a dozen requests). */
+async function makeSubjects(kind: SagaKind<unknown>, org: DemoOrganization, count: number): Promise<unknown[]> {
+  const subjects: unknown[] = [];
+  await Promise.all(
+    Array.from({ length: STARTING }, async () => {
+      while (subjects.length < count) {
+        const slot = subjects.push(undefined) - 1;
+        subjects[slot] = await kind.subject(org, false);
+      }
+    }),
+  );
+  return subjects;
 }
 
 const ms = (value: number) => Math.round(value);
@@ -94,8 +108,14 @@ function waitSummary(seen: Map<string, number>): string {
 
 async function ended(org: DemoOrganization, sagaIds: readonly string[]): Promise<Timing[]> {
   const states = await awaitSagas(org, sagaIds, 600_000);
-  const incomplete = sagaIds.filter((id) => states.get(id) !== 'completed').length;
-  if (incomplete) throw new Error(`${incomplete} sagas did not complete`);
+  const incomplete = sagaIds.filter((id) => states.get(id) !== 'completed');
+  if (incomplete.length) {
+    const causes = await org.query<{ error: string | null; count: string }>(
+      `select "error", count(*) from operations.saga where "id" = any($1::uuid[]) group by 1 order by 2 desc limit 5`,
+      [incomplete],
+    );
+    throw new Error(`${incomplete.length} sagas did not complete: ${causes.map((row) => `${row.count} × ${row.error}`).join('; ')}`);
+  }
   return timings(org, sagaIds);
 }
 
@@ -107,8 +127,7 @@ const last = (values: number[]) => Math.max(...values);
  * throughput start → completed, each saga's time, its steps' run times and the waits before them.
  */
 async function openLoad(kind: SagaKind<unknown>, org: DemoOrganization, workers: number): Promise<Array<string | number>> {
-  const subjects = [];
-  for (let index = 0; index < SAGAS; index += 1) subjects.push(await kind.subject(org, false));
+  const subjects = await makeSubjects(kind, org, SAGAS);
   const { result: runs, waits: waited } = await waits(
     org,
     startMany(kind, org, subjects).then((sagaIds) => ended(org, sagaIds)),
@@ -136,8 +155,7 @@ async function openLoad(kind: SagaKind<unknown>, org: DemoOrganization, workers:
 
 /** A backlog: SAGAS sagas started while no worker runs, then `workers` started — how fast they work it off. */
 async function drain(kind: SagaKind<unknown>, org: DemoOrganization, workers: RoleProcess[]): Promise<Array<string | number>> {
-  const subjects = [];
-  for (let index = 0; index < SAGAS; index += 1) subjects.push(await kind.subject(org, false));
+  const subjects = await makeSubjects(kind, org, SAGAS);
   const sagaIds = await startMany(kind, org, subjects);
   const { result: runs, waits: waited } = await waits(
     org,
@@ -244,7 +262,7 @@ export const sagasBench: BenchModule = {
   name: 'sagas',
   title: 'Sagas: end-to-end throughput with 1 and 4 worker processes, step latency, recovery after SIGKILL',
   async run() {
-    const kindName = process.argv.find((arg) => arg.startsWith('--kind='))?.slice('--kind='.length) ?? 'decommission';
+    const kindName = process.argv.find((arg) => arg.startsWith('--kind='))?.slice('--kind='.length) ?? DEFAULT_SAGA_KIND;
     const makeKind = SAGA_KINDS[kindName];
     if (!makeKind) throw new Error(`unknown saga kind ${kindName}; known: ${Object.keys(SAGA_KINDS).join(', ')}`);
     const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -8,10 +8,10 @@ import {
   readBalances,
   REPORTS,
   seedApprovableReport,
-  settleSaga,
   type ExpectedEffects,
   type PrdFixtures,
 } from '../support/prd.js';
+import { settleSaga } from '../support/sagas.js';
 
 /**
  * The approval and reverse sagas of shift reports, over REST against a real stack: the six effects

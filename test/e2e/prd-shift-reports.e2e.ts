@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationsRole } from '../../contracts/access.js';
 import { Actors } from '../support/actors.js';
 import { call, idempotencyKey, login, SUPER_ADMIN } from '../support/operations.js';
-import { approveReport, nextShift, prdFixtures, REPORTS, seedApprovableReport, settleSaga, type PrdFixtures } from '../support/prd.js';
+import { approveReport, nextShift, prdFixtures, REPORTS, seedApprovableReport, type PrdFixtures } from '../support/prd.js';
+import { settleSaga } from '../support/sagas.js';
 
 /**
  * Shift reports over REST: drafts and their uniqueness per shift, every transition of the seed's

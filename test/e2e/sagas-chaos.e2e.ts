@@ -6,7 +6,7 @@ import { QueueHub } from '../../subgraphs/shared/queues/queue-hub.js';
 import { Actors } from '../support/actors.js';
 import { createTestDatabase } from '../support/database.js';
 import { Deployment, type RoleProcess } from '../support/processes.js';
-import { awaitSagas, SAGA_KINDS, type SagaKind, type SagaRun } from '../support/sagas.js';
+import { awaitSagas, DEFAULT_SAGA_KIND, SAGA_KINDS, type SagaKind, type SagaRun } from '../support/sagas.js';
 
 /**
  * Crash safety of the saga engine: 50 sagas run by one `ROLE=worker` process that is killed
@@ -14,11 +14,13 @@ import { awaitSagas, SAGA_KINDS, type SagaKind, type SagaRun } from '../support/
  * transactions (held by a table lock), then at random moments — and started again each time.
  * The API (in this process, `QUEUE_CONSUMERS=false`) only starts sagas. Every saga must end
  * as it would have without the kills (completed, or compensated for those made to fail), and
- * every effect must be there exactly once. The saga kind is a parameter: any `SagaKind`.
+ * every effect must be there exactly once. The saga kind is a parameter: any `SagaKind`; by
+ * default the shift-report approval, whose check is that every tank balance, stock level, machine
+ * hours, day's statistics and timesheet equals the sum of the completed sagas' effects.
  */
 
 /** `SAGA_KIND=<name>` runs it with another kind of `SAGA_KINDS`. */
-const kind: SagaKind<unknown> = SAGA_KINDS[process.env.SAGA_KIND ?? 'decommission']!();
+const kind: SagaKind<unknown> = SAGA_KINDS[process.env.SAGA_KIND ?? DEFAULT_SAGA_KIND]!();
 const SAGAS = 50;
 /** Every fifth saga fails at a step on every try, so the kills also land in retries and compensations. */
 const doomed = (index: number) => index % 5 === 4;

@@ -16,7 +16,6 @@ export interface OperationsApi {
 }
 
 export const REPORTS = '/api/v1/prd/shift-reports';
-export const TERMINAL_SAGA_STATES = ['completed', 'compensated', 'failed'] as const;
 
 /** The records reports are filled in with, at one production object. */
 export interface PrdFixtures {
@@ -303,30 +302,6 @@ export async function approveReport(api: OperationsApi, reportId: string, role: 
   const started = await api.act(role, 'POST', `${REPORTS}/${reportId}/approve`);
   if (started.status !== 202) throw new Error(`approve: ${started.status} ${JSON.stringify(started.body)}`);
   return started.body.sagaId;
-}
-
-export interface SagaStatusBody {
-  readonly sagaId: string;
-  readonly type: string;
-  readonly status: string;
-  readonly error: string | null;
-  readonly steps: ReadonlyArray<{ name: string; status: string; attempts: number; error: string | null }>;
-}
-
-/** Polls a saga until `until` holds (by default: it ended), within `timeoutMs`. */
-export async function settleSaga(
-  api: OperationsApi,
-  sagaId: string,
-  until: (body: SagaStatusBody) => boolean = (body) => (TERMINAL_SAGA_STATES as readonly string[]).includes(body.status),
-  timeoutMs = 60_000,
-): Promise<SagaStatusBody> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const body = (await api.act('CEO', 'GET', `/api/v1/sagas/${sagaId}/status`)).body as SagaStatusBody;
-    if (until(body)) return body;
-    if (Date.now() > deadline) throw new Error(`saga ${sagaId} did not settle: ${JSON.stringify(body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** The sum of several reports' effects (e.g. of the sagas that completed). */
