@@ -23,7 +23,7 @@ export interface AssetRow {
  * after the other; missing, foreign and out-of-scope assets alike are not found.
  */
 export async function lockAsset(em: EntityManager, id: string): Promise<AssetRow> {
-  const [row] = await em.execute<AssetRow[]>(`select * from ${ASSET_TABLE} where "id" = ? for update`, [id]);
+  const [row] = await em.execute<AssetRow[]>(`select * from ${ASSET_TABLE} where "id" = ? for no key update`, [id]);
   if (!row) throw OperationsError.notFound('Asset');
   return row;
 }

@@ -6,6 +6,8 @@ import type { ShiftReportEffect } from './effect.js';
  * its downtime entries: availability = (scheduled − downtime) / scheduled, utilization =
  * min(worked, available) / available (0 when nothing was available), downtime capped at the
  * scheduled hours; 4 decimal places. One row per asset usage; undone by removing the report's rows.
+ * Rows go in asset order, the order every step that locks assets takes them in, so concurrent
+ * approvals sharing machines cannot deadlock.
  */
 
 const TABLE = '"operations"."asset_shift_coefficient"';
@@ -27,6 +29,7 @@ export const coefficientsEffect: ShiftReportEffect = {
          select least(s.scheduled, round(coalesce(sum(extract(epoch from (e."ended_at" - e."started_at"))), 0) / 3600, 2)) as hours
          from "operations"."shift_downtime_entry" e where e."asset_usage_id" = u."id") d
        where u."shift_report_id" = ?
+       order by u."asset_id", u."id"
        on conflict ("asset_usage_id") do nothing returning "id"`,
       [sagaId, SHIFT_HOURS, report.id],
     );
