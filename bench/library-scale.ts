@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,6 +40,15 @@ const COMMON = [
 function sizes(): number[] {
   const arg = process.argv.find((value) => value.startsWith('--scale-sizes='));
   return arg ? arg.slice('--scale-sizes='.length).split(',').map(Number) : [100_000, 1_000_000];
+}
+
+/**
+ * `--scale-dir=DIR` keeps each size's corpus and database in `DIR/<pages>` instead of a scratch
+ * directory removed at the end; a size already imported there is measured again without being
+ * rebuilt (its import figures are the ones recorded when it was imported).
+ */
+function keptDir(): string | undefined {
+  return process.argv.find((value) => value.startsWith('--scale-dir='))?.slice('--scale-dir='.length);
 }
 
 function percentile(sorted: readonly number[], p: number): string {
@@ -100,31 +110,55 @@ interface ScaleRun {
   readonly importSeconds: number;
   readonly sizes: Sizes;
   readonly rows: Array<Array<string | number>>;
+  /** Load averages (1 / 5 / 15 min) before and after the latency measurements. */
+  readonly load: string;
+}
+
+function loadAverage(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+}
+
+interface Imported {
+  readonly corpus: ScaleCorpus;
+  readonly importSeconds: number;
 }
 
 /** One library size: corpus written, imported with `npm run import`, then retrieval measured through REST. */
 async function scaleRun(pages: number): Promise<ScaleRun> {
-  const dir = await mkdtemp(join(tmpdir(), 'qantara-bench-scale-'));
-  await mkdir(join(dir, 'corpus'));
+  const kept = keptDir();
+  const dir = kept ? join(kept, String(pages)) : await mkdtemp(join(tmpdir(), 'qantara-bench-scale-'));
+  const record = join(dir, 'imported.json');
+  await mkdir(join(dir, 'corpus'), { recursive: true });
   const database = await startEmbeddedPostgres(join(dir, 'pg'));
   const env = { DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DEMO_LIBRARY: 'false', ADMIN_TOKEN };
   let server: { url: string; stop: () => Promise<void> } | undefined;
   try {
-    const corpus = await writeScaleCorpus(join(dir, 'corpus'), pages);
-    server = await startServer(env);
-    const started = performance.now();
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...corpus.files], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    });
-    const importSeconds = (performance.now() - started) / 1000;
+    let imported: Imported;
+    if (kept && existsSync(record)) {
+      imported = JSON.parse(await readFile(record, 'utf8')) as Imported;
+      server = await startServer(env);
+    } else {
+      const corpus = await writeScaleCorpus(join(dir, 'corpus'), pages);
+      server = await startServer(env);
+      const started = performance.now();
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...corpus.files], {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        maxBuffer: 256 * 1024 * 1024,
+      });
+      imported = { corpus, importSeconds: (performance.now() - started) / 1000 };
+      if (kept) await writeFile(record, JSON.stringify(imported));
+    }
     const issued = await fetch(`${server.url}/admin/keys`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-      body: JSON.stringify({ email: 'bench@example.org', plan: 'unlimited' }),
+      body: JSON.stringify({ email: `bench-${Date.now()}@example.org`, plan: 'unlimited' }),
     });
     const { key } = (await issued.json()) as { key: string };
     const rows: Array<Array<string | number>> = [];
+    const loadBefore = loadAverage();
     for (const [name, queries] of [
       ['rare words', RARE],
       ['common words', COMMON],
@@ -132,11 +166,12 @@ async function scaleRun(pages: number): Promise<ScaleRun> {
       await measure(server.url, key, queries, 8); // warm-up
       for (const connections of [1, 8]) rows.push([name, ...(await measure(server.url, key, queries, connections))]);
     }
-    return { corpus, importSeconds, sizes: await sizesOf(database.url), rows };
+    const load = `${loadBefore} before, ${loadAverage()} after`;
+    return { ...imported, sizes: await sizesOf(database.url), rows, load };
   } finally {
     await server?.stop();
     await database.stop();
-    await rm(dir, { recursive: true, force: true });
+    if (!kept) await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -144,16 +179,13 @@ async function libraryScale(): Promise<string> {
   if (corpusFiles().length === 0) return 'Not measured: the OpenITI corpus (`../shared/corpus/openiti/`) is not beside the project.';
   const sections: string[] = [];
   for (const pages of sizes()) {
-    const load = loadavg()
-      .map((value) => value.toFixed(2))
-      .join(' / ');
     const run = await scaleRun(pages);
-    const { corpus, importSeconds, sizes: size } = run;
+    const { corpus, importSeconds, sizes: size, load } = run;
     sections.push(
       [
         `### ${corpus.pages.toLocaleString('en')} pages`,
         '',
-        `${corpus.books} books, ${Math.round(corpus.chars / corpus.pages)} characters per page on average; load average when the run started: ${load}.`,
+        `${corpus.books} books, ${Math.round(corpus.chars / corpus.pages)} characters per page on average; load average (1 / 5 / 15 min) around the latency measurements: ${load}.`,
         '',
         table(
           [
