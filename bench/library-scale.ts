@@ -140,7 +140,13 @@ async function scaleRun(pages: number): Promise<ScaleRun> {
       imported = JSON.parse(await readFile(record, 'utf8')) as Imported;
       server = await startServer(env);
     } else {
-      const corpus = await writeScaleCorpus(join(dir, 'corpus'), pages);
+      // A corpus kept from an earlier run is imported again as it is (it is the same for a given size).
+      const written = join(dir, 'corpus.json');
+      const corpus =
+        kept && existsSync(written)
+          ? (JSON.parse(await readFile(written, 'utf8')) as ScaleCorpus)
+          : await writeScaleCorpus(join(dir, 'corpus'), pages);
+      if (kept) await writeFile(written, JSON.stringify(corpus));
       server = await startServer(env);
       const started = performance.now();
       await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...corpus.files], {
