@@ -105,9 +105,7 @@ async function sizesOf(url: string): Promise<Sizes> {
   }
 }
 
-interface ScaleRun {
-  readonly corpus: ScaleCorpus;
-  readonly importSeconds: number;
+interface ScaleRun extends Imported {
   readonly sizes: Sizes;
   readonly rows: Array<Array<string | number>>;
   /** Load averages (1 / 5 / 15 min) before and after the latency measurements. */
@@ -123,6 +121,9 @@ function loadAverage(): string {
 interface Imported {
   readonly corpus: ScaleCorpus;
   readonly importSeconds: number;
+  /** When the import ran and the load average (1 / 5 / 15 min) as it ended. */
+  readonly importedAt: string;
+  readonly importLoad: string;
 }
 
 /** One library size: corpus written, imported with `npm run import`, then retrieval measured through REST. */
@@ -154,7 +155,12 @@ async function scaleRun(pages: number): Promise<ScaleRun> {
         env: { ...process.env, ...env },
         maxBuffer: 256 * 1024 * 1024,
       });
-      imported = { corpus, importSeconds: (performance.now() - started) / 1000 };
+      imported = {
+        corpus,
+        importSeconds: (performance.now() - started) / 1000,
+        importedAt: new Date().toISOString().slice(0, 16).replace('T', ' '),
+        importLoad: loadAverage(),
+      };
       if (kept) await writeFile(record, JSON.stringify(imported));
     }
     const issued = await fetch(`${server.url}/admin/keys`, {
@@ -181,17 +187,46 @@ async function scaleRun(pages: number): Promise<ScaleRun> {
   }
 }
 
+/** The targets of the largest library measured, each met or missed by how much. */
+function targets(runs: readonly ScaleRun[]): string {
+  const largest = runs.at(-1);
+  if (!largest) return '';
+  const row = (name: string, connections: number) => largest.rows.find((cells) => cells[0] === name && cells[1] === connections)!;
+  const verdict = (met: boolean, by: string) => (met ? 'met' : `missed by ${by}`);
+  const lines: Array<Array<string | number>> = [];
+  for (const name of ['rare words', 'common words']) {
+    const p95 = Number(row(name, 1)[3]);
+    const rps = Number(row(name, 8)[5]);
+    lines.push([
+      `${name}: p95 at 1 connection ≤ 50 ms`,
+      `${p95.toFixed(1)} ms`,
+      verdict(p95 <= 50, `${(p95 - 50).toFixed(1)} ms (×${(p95 / 50).toFixed(2)})`),
+    ]);
+    lines.push([
+      `${name}: ≥ 100 req/s at 8 connections`,
+      rps,
+      verdict(rps >= 100, `${100 - rps} req/s (×${(100 / Math.max(rps, 1)).toFixed(2)})`),
+    ]);
+  }
+  const rate = Math.round(largest.corpus.pages / largest.importSeconds);
+  lines.push(['import ≥ 2,000 pages/s', rate, verdict(rate >= 2000, `${2000 - rate} pages/s (×${(2000 / rate).toFixed(2)})`)]);
+  return [`### Targets at ${largest.corpus.pages.toLocaleString('en')} pages`, '', table(['target', 'measured', ''], lines)].join('\n');
+}
+
 async function libraryScale(): Promise<string> {
   if (corpusFiles().length === 0) return 'Not measured: the OpenITI corpus (`../shared/corpus/openiti/`) is not beside the project.';
   const sections: string[] = [];
+  const runs: ScaleRun[] = [];
   for (const pages of sizes()) {
     const run = await scaleRun(pages);
     const { corpus, importSeconds, sizes: size, load } = run;
+    runs.push(run);
     sections.push(
       [
         `### ${corpus.pages.toLocaleString('en')} pages`,
         '',
-        `${corpus.books} books, ${Math.round(corpus.chars / corpus.pages)} characters per page on average; load average (1 / 5 / 15 min) around the latency measurements: ${load}.`,
+        `${corpus.books} books, ${Math.round(corpus.chars / corpus.pages)} characters per page on average. Imported ${run.importedAt} UTC,`,
+        `load average (1 / 5 / 15 min) as the import ended: ${run.importLoad}; around the latency measurements: ${load}.`,
         '',
         table(
           [
@@ -223,13 +258,16 @@ async function libraryScale(): Promise<string> {
     'book draws on one source book (sources weighted by their page count), its pages take their lengths from the',
     "source's real pages and are filled with the source's sentences drawn at random; 100–900 pages per book, JSON Lines",
     'files of 50,000 pages. Imported with `npm run import` (one transaction per file) into an embedded PostgreSQL',
-    'started for the run, then `GET /v1/retrieve?q=…&limit=8` with an `unlimited` key through the whole stack',
+    'started for the run (`--scale-dir=DIR` keeps corpus and database in DIR and measures a size already imported there',
+    'again without importing it, so latencies can be taken when the machine is quietest), then `GET /v1/retrieve?q=…&limit=8` with an `unlimited` key through the whole stack',
     `(facade → gateway → library subgraph → PostgreSQL), ${SECONDS} s per row after an 8-connection warm-up of the same`,
     'length; every request is a sample (fetch from this process). Latencies in ms.',
     `Rare-word queries: ${RARE.map((q) => `«${q}»`).join(', ')}.`,
     `Common-word queries: ${COMMON.map((q) => `«${q}»`).join(', ')}.`,
     '',
     sections.join('\n\n'),
+    '',
+    targets(runs),
   ].join('\n');
 }
 
