@@ -80,7 +80,7 @@ export function corpusFiles(): string[] {
 }
 
 /** Starts `main.ts` in its own process and waits for its `listening` log line. */
-export async function startServer(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startServer(env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -92,7 +92,7 @@ export async function startServer(env: Record<string, string>): Promise<{ url: s
     });
     child.once('exit', (code) => reject(new Error(`main.ts exited with ${code}`)));
   });
-  return { url, stop: () => stopProcess(child) };
+  return { url, pid: child.pid!, stop: () => stopProcess(child) };
 }
 
 export interface LibraryServer {

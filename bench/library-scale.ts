@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,13 +51,66 @@ function keptDir(): string | undefined {
   return process.argv.find((value) => value.startsWith('--scale-dir='))?.slice('--scale-dir='.length);
 }
 
+/** CPU seconds (user + system) a process has used, from `/proc` (Linux); `children` adds its reaped children's. */
+function cpuSeconds(pid: number, children = false): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
+    return ticks / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * CPU seconds used so far by the server process and by the PostgreSQL cluster (its postmaster, the
+ * backends running now and those that have exited), or NaN where `/proc` cannot tell.
+ */
+function cpuUsed(serverPid: number, dataDir: string): { server: number; database: number } {
+  let database = Number.NaN;
+  try {
+    const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    database = cpuSeconds(postmaster, true);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        if (Number(fields[1]) === postmaster) database += cpuSeconds(Number(entry));
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+  } catch {
+    // not Linux, or the cluster is gone
+  }
+  return { server: cpuSeconds(serverPid), database };
+}
+
+/** The options this run was given, a kept directory named DIR (its path is this machine's). */
+function runOptions(): string {
+  return process.argv
+    .filter((value) => value.startsWith('--scale-'))
+    .map((value) => (value.startsWith('--scale-dir=') ? '--scale-dir=DIR' : value))
+    .join(' ');
+}
+
 function percentile(sorted: readonly number[], p: number): string {
   return (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN).toFixed(1);
 }
 
+/** Where the measured requests go, and the processes whose CPU time they cost. */
+interface Target {
+  readonly url: string;
+  readonly key: string;
+  readonly serverPid: number;
+  readonly dataDir: string;
+}
+
 /** `connections` clients retrieving in a loop for SECONDS; every request is a sample. */
-async function measure(url: string, key: string, queries: readonly string[], connections: number): Promise<Array<string | number>> {
+async function measure(target: Target, queries: readonly string[], connections: number): Promise<Array<string | number>> {
+  const { url, key } = target;
   const samples: number[] = [];
+  const before = cpuUsed(target.serverPid, target.dataDir);
   let errors = 0;
   const until = performance.now() + SECONDS * 1000;
   await Promise.all(
@@ -74,6 +127,8 @@ async function measure(url: string, key: string, queries: readonly string[], con
     }),
   );
   samples.sort((a, b) => a - b);
+  const after = cpuUsed(target.serverPid, target.dataDir);
+  const perRequest = (seconds: number) => (Number.isFinite(seconds) ? ((seconds * 1000) / Math.max(samples.length, 1)).toFixed(1) : '–');
   return [
     connections,
     percentile(samples, 50),
@@ -81,6 +136,8 @@ async function measure(url: string, key: string, queries: readonly string[], con
     percentile(samples, 99),
     Math.round(samples.length / SECONDS),
     errors,
+    perRequest(after.server - before.server),
+    perRequest(after.database - before.database),
   ];
 }
 
@@ -134,7 +191,7 @@ async function scaleRun(pages: number): Promise<ScaleRun> {
   await mkdir(join(dir, 'corpus'), { recursive: true });
   const database = await startEmbeddedPostgres(join(dir, 'pg'));
   const env = { DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DEMO_LIBRARY: 'false', ADMIN_TOKEN };
-  let server: { url: string; stop: () => Promise<void> } | undefined;
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     let imported: Imported;
     if (kept && existsSync(record)) {
@@ -175,8 +232,9 @@ async function scaleRun(pages: number): Promise<ScaleRun> {
       ['rare words', RARE],
       ['common words', COMMON],
     ] as const) {
-      await measure(server.url, key, queries, 8); // warm-up
-      for (const connections of [1, 8]) rows.push([name, ...(await measure(server.url, key, queries, connections))]);
+      const target = { url: server.url, key, serverPid: server.pid, dataDir: database.dataDir };
+      await measure(target, queries, 8); // warm-up
+      for (const connections of [1, 8]) rows.push([name, ...(await measure(target, queries, connections))]);
     }
     const load = `${loadBefore} before, ${loadAverage()} after`;
     return { ...imported, sizes: await sizesOf(database.url), rows, load };
@@ -249,7 +307,10 @@ async function libraryScale(): Promise<string> {
           ],
         ),
         '',
-        table(['queries', 'connections', 'p50', 'p95', 'p99', 'req/s', 'errors + non-2xx'], run.rows),
+        table(
+          ['queries', 'connections', 'p50', 'p95', 'p99', 'req/s', 'errors + non-2xx', 'server CPU ms/req', 'PostgreSQL CPU ms/req'],
+          run.rows,
+        ),
       ].join('\n'),
     );
   }
@@ -261,7 +322,10 @@ async function libraryScale(): Promise<string> {
     'started for the run (`--scale-dir=DIR` keeps corpus and database in DIR and measures a size already imported there',
     'again without importing it, so latencies can be taken when the machine is quietest), then `GET /v1/retrieve?q=…&limit=8` with an `unlimited` key through the whole stack',
     `(facade → gateway → library subgraph → PostgreSQL), ${SECONDS} s per row after an 8-connection warm-up of the same`,
-    'length; every request is a sample (fetch from this process). Latencies in ms.',
+    'length; every request is a sample (fetch from this process). Latencies in ms. CPU per request: the CPU time the',
+    'server process (facade, gateway and library subgraph: one Node.js thread) and the PostgreSQL cluster used during',
+    "the row, read from `/proc`, over the row's requests — what bounds the requests per second of an idle machine.",
+    `This run: \`npm run bench -- library-scale ${runOptions()}\`.`,
     `Rare-word queries: ${RARE.map((q) => `«${q}»`).join(', ')}.`,
     `Common-word queries: ${COMMON.map((q) => `«${q}»`).join(', ')}.`,
     '',
