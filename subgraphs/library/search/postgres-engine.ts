@@ -63,18 +63,6 @@ export function parseFrequencies(vector: string): Map<string, number> {
   return found;
 }
 
-/** Index of the first of the ascending `values` above `value` (their length when none is). */
-function firstAbove(values: Int32Array, value: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** What the postings of the library add up to while its segments stay the same. */
 interface LibraryState {
   readonly signature: string;
@@ -118,32 +106,19 @@ class PostgresPostings implements PostingSource {
   }
 
   async read(requests: readonly RegionRequest[]): Promise<readonly PostingRun[]> {
-    const slices: Array<SliceRequest & { request: RegionRequest }> = [];
-    const segments = this.segments;
+    const slices: Array<SliceRequest & { termIndex: number }> = [];
     for (const request of requests) {
       const term = this.terms[request.term]!;
-      for (const row of this.store.rowsOf(term, segments)) {
+      for (const row of this.store.rowsOf(term, this.segments)) {
         if (row.band !== request.band) continue;
         const { lo, hi } = PostingStore.positions(row, request.fromDl, request.toDl);
-        if (hi > lo) slices.push({ term, row, lo, hi, request });
+        if (hi > lo) slices.push({ term, row, lo, hi, termIndex: request.term });
       }
     }
     const decoded = await this.store.read(this.em, slices);
     return decoded.map((postings, i) => {
-      const { row, request } = slices[i]!;
-      // The directory finds a region to within DIR_STEP postings at each end; its postings are in
-      // length order, so the region itself is cut out exactly (the rest was read or is not wanted yet).
-      const from = firstAbove(postings.dls, request.fromDl);
-      const to = firstAbove(postings.dls, request.toDl);
-      return {
-        term: request.term,
-        books: this.store.booksOf(row.segment),
-        keep: this.keep(row.segment),
-        refs: postings.refs.subarray(from, to),
-        pages: postings.pages.subarray(from, to),
-        dls: postings.dls.subarray(from, to),
-        tfs: postings.tfs.subarray(from, to),
-      };
+      const { row, termIndex } = slices[i]!;
+      return { term: termIndex, books: this.store.booksOf(row.segment), keep: this.keep(row.segment), ...postings };
     });
   }
 
@@ -243,7 +218,8 @@ export class PostgresSearchEngine implements SearchEngine {
     const found = await topK(terms, query.limit, state.stats, this.bm25, source);
     let hits = found.candidates;
     if (!found.exhaustive) {
-      const [size] = scope === null ? [{ pages: state.stats.n }] : await nativeQuery<{ pages: number }>(em, SCOPE_SQL, [query.bookIds]);
+      const [size] =
+        scope === null ? [{ pages: state.stats.n }] : await nativeQuery<{ pages: number }>(em, SCOPE_SQL, [query.bookIds]);
       hits = estimateHits(
         Number(size!.pages),
         terms.map((term) => term.df),
