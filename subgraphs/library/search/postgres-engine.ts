@@ -218,8 +218,7 @@ export class PostgresSearchEngine implements SearchEngine {
     const found = await topK(terms, query.limit, state.stats, this.bm25, source);
     let hits = found.candidates;
     if (!found.exhaustive) {
-      const [size] =
-        scope === null ? [{ pages: state.stats.n }] : await nativeQuery<{ pages: number }>(em, SCOPE_SQL, [query.bookIds]);
+      const [size] = scope === null ? [{ pages: state.stats.n }] : await nativeQuery<{ pages: number }>(em, SCOPE_SQL, [query.bookIds]);
       hits = estimateHits(
         Number(size!.pages),
         terms.map((term) => term.df),

@@ -89,9 +89,11 @@ export class PostingStore {
   async prepare(em: EntityManager, terms: readonly string[], segments: readonly number[]): Promise<void> {
     const unknown = segments.filter((segment) => !this.books.has(segment));
     if (unknown.length > 0) {
-      const rows = await nativeQuery<{ id: string; books: string[] }>(em, 'select id, books from library.posting_segment where id = any($1::bigint[])', [
-        unknown,
-      ]);
+      const rows = await nativeQuery<{ id: string; books: string[] }>(
+        em,
+        'select id, books from library.posting_segment where id = any($1::bigint[])',
+        [unknown],
+      );
       for (const row of rows) this.books.set(Number(row.id), row.books);
     }
     const missing = terms.filter((term) => segments.some((segment) => !this.rows.get(term)?.has(segment)));
