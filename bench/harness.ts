@@ -81,9 +81,9 @@ export function corpusFiles(): string[] {
 }
 
 /** Starts `main.ts` (`ROLE=all`) in its own process, with this process's environment under `env`, and waits until it listens. */
-export async function startServer(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startServer(env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const server = await RoleProcess.start({ role: 'all', env, name: 'server', inheritEnv: true });
-  return { url: server.url, stop: () => server.stop() };
+  return { url: server.url, pid: server.pid!, stop: () => server.stop() };
 }
 
 export interface LibraryServer {

@@ -106,12 +106,31 @@ export function lightStem(word: string): string {
   return stem;
 }
 
+/** A word's light stem and root, or null for a word that gives no term. */
+type WordTerms = readonly [term: string, root: string] | null;
+
+/** Words analysed so far: a library's vocabulary repeats, so most words are met again. */
+const analysed = new Map<string, WordTerms>();
+/** Words remembered at most; past that the memory starts again (a few tens of MB). */
+const MAX_ANALYSED = 300_000;
+
+/** The terms of one normalized word (the same whether remembered or not). */
+function wordTerms(word: string): WordTerms {
+  let found = analysed.get(word);
+  if (found === undefined) {
+    found = word.length < 2 || isStopWord(word) ? null : [lightStem(word), rootOf(word)];
+    if (analysed.size >= MAX_ANALYSED) analysed.clear();
+    analysed.set(word, found);
+  }
+  return found;
+}
+
 /** Index terms with offsets: normalized, stop-words and one-letter words removed, stemmed. */
 export function analyzeTokens(text: string): AnalyzedToken[] {
   const terms: AnalyzedToken[] = [];
   for (const token of tokenize(text)) {
-    if (token.word.length < 2 || isStopWord(token.word)) continue;
-    terms.push({ term: lightStem(token.word), root: rootOf(token.word), start: token.start, end: token.end });
+    const found = wordTerms(token.word);
+    if (found !== null) terms.push({ term: found[0], root: found[1], start: token.start, end: token.end });
   }
   return terms;
 }

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeArabic } from '../analysis/arabic.js';
 import { indexTerms, textArray } from '../search/index-terms.js';
 import { SegmentBuilder } from '../search/segment-builder.js';
+import { nativeQuery, valueRows } from '../../shared/native-query.js';
 import type { BookRecord, PageRecord, PartRecord } from './library-events.js';
 
 const PAGE_BATCH = 200;
@@ -12,9 +13,9 @@ export function filterKey(value: string): string {
   return normalizeArabic(value).toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-function placeholders(rows: number, columns: string): string {
-  return Array.from({ length: rows }, () => columns).join(', ');
-}
+/** Parameter casts of a part row and of a page row, column by column. */
+const PART_COLUMNS = ['', '', '::int', '::int', '', '::int', '::int'];
+const PAGE_COLUMNS = ['', '', '::int', '', '::int', '', '::int', '', '', '', '::int', '::tsvector', '::int'];
 
 /**
  * Writes one book inside the caller's transaction: replaces any earlier version of it, inserts
@@ -101,8 +102,9 @@ export class BookWriter {
       part.parentIndex,
       part.page,
     ]);
-    await this.em.execute(
-      `insert into library.part (id, book_id, index, depth, title, parent_index, page) values ${placeholders(this.parts.length, '(?, ?, ?, ?, ?, ?, ?)')}`,
+    await nativeQuery(
+      this.em,
+      `insert into library.part (id, book_id, index, depth, title, parent_index, page) values ${valueRows(this.parts.length, PART_COLUMNS)}`,
       params,
     );
     this.parts = [];
@@ -136,9 +138,10 @@ export class BookWriter {
     this.pages = [];
     // One insert at a time and in order; a failure surfaces at the next wait for it.
     await this.writing;
-    const insert = this.em.execute(
+    const insert = nativeQuery(
+      this.em,
       `insert into library.page (id, book_id, page, volume, volume_page, label, part_index, part, text, markup, chars, terms, term_count)
-       values ${placeholders(count, '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::tsvector, ?)')}`,
+       values ${valueRows(count, PAGE_COLUMNS)}`,
       params,
     );
     insert.catch(() => undefined);

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SubgraphOrm } from '../../shared/orm.js';
 import { DEFAULT_BM25, idf, type Bm25Parameters, type CorpusStats } from './bm25.js';
 import type { TermDirectory } from './directory.js';
-import { textArray } from './index-terms.js';
+import { nativeQuery } from '../../shared/native-query.js';
 import { PostingStore, type SliceRequest } from './posting-store.js';
 import type { EngineQuery, EngineResult, SearchEngine } from './search-engine.js';
 import { topK, type PageFrequency, type PostingRun, type PostingSource, type RegionRequest, type ScoredTerm } from './top-k.js';
@@ -21,17 +21,17 @@ from library.book`;
 /** Pages holding each term, in all books (IDF) and in the searched ones (`?` null: all). */
 const DF_SQL = `
 select q.term, coalesce(sum(ts.df), 0)::float8 as df,
-       coalesce(sum(ts.df) filter (where ts.book_id = any(?::text[])), 0)::float8 as scoped
-from unnest(?::text[]) q(term)
+       coalesce(sum(ts.df) filter (where ts.book_id = any($1::text[])), 0)::float8 as scoped
+from unnest($2::text[]) q(term)
 left join library.term_stat ts on ts.term = q.term
 group by q.term`;
 
-const SCOPE_SQL = 'select coalesce(sum(page_count), 0)::float8 as pages from library.book where id = any(?::text[])';
+const SCOPE_SQL = 'select coalesce(sum(page_count), 0)::float8 as pages from library.book where id = any($1::text[])';
 
 /** Some terms of some pages' own term vectors, as tsvector text (`'term':1A,2A`): one position per occurrence. */
 const FREQUENCIES_SQL = `
-select c.book_id, c.page, ts_filter(setweight(p.terms, 'A', ?::text[]), '{a}')::text as found
-from unnest(?::text[], ?::int[]) c(book_id, page)
+select c.book_id, c.page, ts_filter(setweight(p.terms, 'A', $1::text[]), '{a}')::text as found
+from unnest($2::text[], $3::int[]) c(book_id, page)
 join library.page p on p.book_id = c.book_id and p.page = c.page`;
 
 /**
@@ -123,10 +123,10 @@ class PostgresPostings implements PostingSource {
   }
 
   async frequencies(pages: ReadonlyArray<{ bookId: string; page: number }>, terms: readonly number[]): Promise<readonly PageFrequency[]> {
-    const rows = await this.em.execute<Array<{ book_id: string; page: number; found: string }>>(FREQUENCIES_SQL, [
-      textArray(terms.map((t) => this.terms[t]!)),
-      textArray(pages.map((page) => page.bookId)),
-      `{${pages.map((page) => page.page).join(',')}}`,
+    const rows = await nativeQuery<{ book_id: string; page: number; found: string }>(this.em, FREQUENCIES_SQL, [
+      terms.map((t) => this.terms[t]!),
+      pages.map((page) => page.bookId),
+      pages.map((page) => page.page),
     ]);
     return rows.flatMap((row) => {
       const found = parseFrequencies(row.found);
@@ -172,7 +172,7 @@ export class PostgresSearchEngine implements SearchEngine {
   /** The library's statistics for the segments `signature` names, read again when they change. */
   private async library(em: EntityManager, signature: string): Promise<LibraryState> {
     if (this.state?.signature === signature) return this.state;
-    const [stats] = await em.execute<Array<{ n: number; avgdl: number }>>(STATS_SQL);
+    const [stats] = await nativeQuery<{ n: number; avgdl: number }>(em, STATS_SQL);
     this.state = { signature, stats: { n: Number(stats!.n), avgdl: Number(stats!.avgdl) }, df: new Map() };
     return this.state;
   }
@@ -181,10 +181,7 @@ export class PostgresSearchEngine implements SearchEngine {
   private async frequencies(em: EntityManager, state: LibraryState, terms: readonly string[], scope: readonly string[] | null) {
     const wanted = scope === null ? terms.filter((term) => !state.df.has(term)) : terms;
     if (wanted.length > 0) {
-      const rows = await em.execute<Array<{ term: string; df: number; scoped: number }>>(DF_SQL, [
-        scope === null ? null : textArray(scope),
-        textArray(wanted),
-      ]);
+      const rows = await nativeQuery<{ term: string; df: number; scoped: number }>(em, DF_SQL, [scope, wanted]);
       for (const row of rows) state.df.set(row.term, Number(row.df));
       if (scope !== null) return new Map(rows.map((row) => [row.term, Number(row.scoped)]));
     }
@@ -193,7 +190,7 @@ export class PostgresSearchEngine implements SearchEngine {
 
   async search(query: EngineQuery, em: EntityManager): Promise<EngineResult> {
     if (query.terms.length === 0 || query.limit < 1 || query.bookIds?.length === 0) return { hits: 0, results: [] };
-    const segments = await em.execute<Array<{ id: string; dead: number[] }>>(SEGMENTS_SQL);
+    const segments = await nativeQuery<{ id: string; dead: number[] }>(em, SEGMENTS_SQL);
     const state = await this.library(em, JSON.stringify(segments));
     const scoped = await this.frequencies(em, state, query.terms, query.bookIds);
     const terms: ScoredTerm[] = query.terms
@@ -221,8 +218,7 @@ export class PostgresSearchEngine implements SearchEngine {
     const found = await topK(terms, query.limit, state.stats, this.bm25, source);
     let hits = found.candidates;
     if (!found.exhaustive) {
-      const [size] =
-        scope === null ? [{ pages: state.stats.n }] : await em.execute<Array<{ pages: number }>>(SCOPE_SQL, [textArray(query.bookIds!)]);
+      const [size] = scope === null ? [{ pages: state.stats.n }] : await nativeQuery<{ pages: number }>(em, SCOPE_SQL, [query.bookIds]);
       hits = estimateHits(
         Number(size!.pages),
         terms.map((term) => term.df),

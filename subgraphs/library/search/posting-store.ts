@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { mergeDirectory, type TermDirectory } from './directory.js';
-import { textArray } from './index-terms.js';
+import { nativeQuery } from '../../shared/native-query.js';
 import { DIR_STEP } from './postings.js';
 
 /** Postings kept decoded in memory at most, over all terms (about 14 bytes each). */
@@ -43,7 +43,7 @@ export interface DecodedSlice {
 const ROWS_SQL = `
 select p.segment_id, p.term, p.band, array_send(p.dir) as dir, octet_length(p.tfs) as count
 from library.posting p
-where p.term = any(?::text[]) and p.segment_id = any(?::bigint[])`;
+where p.term = any($1::text[]) and p.segment_id = any($2::bigint[])`;
 
 const SLICES_SQL = `
 select q.i,
@@ -51,7 +51,7 @@ select q.i,
        substring(p.pages from q.lo * 4 + 1 for (q.hi - q.lo) * 4) as pages,
        substring(p.dls from q.lo * 4 + 1 for (q.hi - q.lo) * 4) as dls,
        substring(p.tfs from q.lo + 1 for q.hi - q.lo) as tfs
-from unnest(?::bigint[], ?::text[], ?::int[], ?::int[], ?::int[]) with ordinality q(segment_id, term, band, lo, hi, i)
+from unnest($1::bigint[], $2::text[], $3::int[], $4::int[], $5::int[]) with ordinality q(segment_id, term, band, lo, hi, i)
 join library.posting p on p.term = q.term and p.band = q.band and p.segment_id = q.segment_id`;
 
 /** The int32 elements of a one-dimensional `int4[]` in PostgreSQL's binary array format. */
@@ -89,18 +89,19 @@ export class PostingStore {
   async prepare(em: EntityManager, terms: readonly string[], segments: readonly number[]): Promise<void> {
     const unknown = segments.filter((segment) => !this.books.has(segment));
     if (unknown.length > 0) {
-      const rows = await em.execute<Array<{ id: string; books: string[] }>>(
-        'select id, books from library.posting_segment where id = any(?::bigint[])',
-        [`{${unknown.join(',')}}`],
+      const rows = await nativeQuery<{ id: string; books: string[] }>(
+        em,
+        'select id, books from library.posting_segment where id = any($1::bigint[])',
+        [unknown],
       );
       for (const row of rows) this.books.set(Number(row.id), row.books);
     }
     const missing = terms.filter((term) => segments.some((segment) => !this.rows.get(term)?.has(segment)));
     if (missing.length === 0) return;
     const wantedSegments = segments.filter((segment) => missing.some((term) => !this.rows.get(term)?.has(segment)));
-    const found = await em.execute<Array<{ segment_id: string; term: string; band: number; dir: Buffer; count: number }>>(ROWS_SQL, [
-      textArray(missing),
-      `{${wantedSegments.join(',')}}`,
+    const found = await nativeQuery<{ segment_id: string; term: string; band: number; dir: Buffer; count: number }>(em, ROWS_SQL, [
+      missing,
+      wantedSegments,
     ]);
     for (const term of missing) {
       const known = this.rows.get(term) ?? new Map<number, SegmentRow[]>();
@@ -186,12 +187,12 @@ export class PostingStore {
   /** Reads the missing tail of each requested prefix and appends it to the cached slice. */
   private async fetch(em: EntityManager, requests: readonly SliceRequest[], key: (request: SliceRequest) => string): Promise<void> {
     const from = requests.map((request) => this.slices.get(key(request))?.upto ?? 0);
-    const rows = await em.execute<Array<{ i: string; refs: Buffer; pages: Buffer; dls: Buffer; tfs: Buffer }>>(SLICES_SQL, [
-      `{${requests.map((request) => request.row.segment).join(',')}}`,
-      textArray(requests.map((request) => request.term)),
-      `{${requests.map((request) => request.row.band).join(',')}}`,
-      `{${from.join(',')}}`,
-      `{${requests.map((request) => request.hi).join(',')}}`,
+    const rows = await nativeQuery<{ i: string; refs: Buffer; pages: Buffer; dls: Buffer; tfs: Buffer }>(em, SLICES_SQL, [
+      requests.map((request) => request.row.segment),
+      requests.map((request) => request.term),
+      requests.map((request) => request.row.band),
+      from,
+      requests.map((request) => request.hi),
     ]);
     for (const row of rows) {
       const index = Number(row.i) - 1;

@@ -4,7 +4,7 @@ import { analyzeQueryWords } from '../analysis/arabic.js';
 import { filteredBookIds, type BookFilter } from '../catalog/catalog-filters.js';
 import { RETRIEVAL_BOUNDS } from '../../../contracts/library/content.contract.js';
 import { LibraryError } from '../library-errors.js';
-import { textArray } from './index-terms.js';
+import { nativeQuery } from '../../shared/native-query.js';
 import { weightedQuery } from './bm25.js';
 import { cutPassage } from './passage.js';
 import type { EngineResult, SearchEngine } from './search-engine.js';
@@ -142,10 +142,11 @@ export class RetrievalService {
 
   private async pages(em: EntityManager, ids: readonly string[]): Promise<Map<string, PageRow>> {
     if (ids.length === 0) return new Map();
-    const rows = await em.execute<PageRow[]>(
+    const rows = await nativeQuery<PageRow>(
+      em,
       `select p.id, p.book_id, p.page, p.part, p.text, p.chars, b.title, b.category, b.authors
-       from library.page p join library.book b on b.id = p.book_id where p.id = any(?::text[])`,
-      [textArray(ids)],
+       from library.page p join library.book b on b.id = p.book_id where p.id = any($1::text[])`,
+      [ids],
     );
     return new Map(rows.map((row) => [row.id, row]));
   }

@@ -4,8 +4,11 @@
  * and written in batches, and each book's document frequencies (`term_stat`) on the way.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { textArray } from './index-terms.js';
+import { nativeQuery, valueRows } from '../../shared/native-query.js';
 import { BAND_STARTS, DIR_STEP, mergeSmallSegments, registerSegment } from './postings.js';
+
+/** Parameter casts of a posting row, column by column. */
+const POSTING_COLUMNS = ['::bigint', '', '::smallint', '::int', '::int[]', '::bytea', '::bytea', '::bytea', '::bytea'];
 
 /** Rows per insert statement. */
 const ROWS_PER_STATEMENT = 400;
@@ -202,14 +205,15 @@ export class SegmentBuilder {
     let batch: Row[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
-      await em.execute(
-        `insert into library.posting (segment_id, term, band, min_dl, dir, refs, pages, dls, tfs) values ${batch.map(() => '(?, ?, ?, ?, ?::int[], ?, ?, ?, ?)').join(', ')}`,
+      await nativeQuery(
+        em,
+        `insert into library.posting (segment_id, term, band, min_dl, dir, refs, pages, dls, tfs) values ${valueRows(batch.length, POSTING_COLUMNS)}`,
         batch.flatMap((row) => [
           segment,
           row.term,
           row.band,
           row.minDl,
-          `{${row.dir.join(',')}}`,
+          row.dir,
           this.renumber(row.refs, refOf),
           row.pages,
           row.dls,
@@ -236,11 +240,11 @@ export class SegmentBuilder {
     const terms = [...df.keys()];
     for (let from = 0; from < terms.length; from += 5000) {
       const slice = terms.slice(from, from + 5000);
-      await em.execute('insert into library.term_stat (term, book_id, df) select t, ?, d from unnest(?::text[], ?::int[]) x(t, d)', [
-        bookId,
-        textArray(slice),
-        `{${slice.map((term) => df.get(term)).join(',')}}`,
-      ]);
+      await nativeQuery(
+        em,
+        'insert into library.term_stat (term, book_id, df) select t, $1, d from unnest($2::text[], $3::int[]) x(t, d)',
+        [bookId, slice, slice.map((term) => df.get(term))],
+      );
     }
   }
 }

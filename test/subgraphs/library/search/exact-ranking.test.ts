@@ -1,47 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeQueryWords, analyzeTokens } from '../../../../subgraphs/library/analysis/arabic.js';
+import { analyzeQueryWords } from '../../../../subgraphs/library/analysis/arabic.js';
 import { LibraryImportService } from '../../../../subgraphs/library/import/library-import.service.js';
 import { quranEvents } from '../../../../subgraphs/library/import/quran-demo.js';
-import { DEFAULT_BM25, ROOT_WEIGHT, weightedQuery } from '../../../../subgraphs/library/search/bm25.js';
+import { weightedQuery } from '../../../../subgraphs/library/search/bm25.js';
 import { PostgresSearchEngine } from '../../../../subgraphs/library/search/postgres-engine.js';
+import { referencePage, referenceTopK, type ReferencePage } from '../../../support/bm25-reference.js';
 import { FIXTURE, importFile, libraryDatabase, silentLogger, type LibraryDatabase } from '../../../support/library-content.js';
-
-/**
- * The exhaustive reference: every page of the library read back from PostgreSQL, analysed here,
- * scored with BM25 (DEFAULT_BM25; IDF ln(1 + (N - df + 0.5) / (df + 0.5))) on the query's light
- * stems (weight 1) then its distinct root terms (weight ROOT_WEIGHT), term by term in that order,
- * the page length counting its words once; best first, ties by page id.
- */
-interface ReferencePage {
-  readonly id: string;
-  readonly dl: number;
-  readonly tfs: ReadonlyMap<string, number>;
-}
-
-function reference(pages: readonly ReferencePage[], query: string, k: number): Array<{ id: string; score: number }> {
-  const { k1, b } = DEFAULT_BM25;
-  const words = analyzeQueryWords(query);
-  const roots = [...new Set(words.map((word) => word.root))];
-  const terms = [...words.map((word) => word.term), ...roots];
-  const n = pages.length;
-  const avgdl = pages.reduce((sum, page) => sum + page.dl, 0) / n;
-  const weights = terms.map((term, t) => {
-    const df = pages.filter((page) => page.tfs.has(term)).length;
-    return (t < words.length ? 1 : ROOT_WEIGHT) * Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  });
-  return pages
-    .filter((page) => terms.some((term) => page.tfs.has(term)))
-    .map((page) => {
-      let score = 0;
-      terms.forEach((term, t) => {
-        const tf = page.tfs.get(term) ?? 0;
-        if (tf > 0) score += weights[t]! * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * page.dl) / avgdl)));
-      });
-      return { id: page.id, score };
-    })
-    .sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1))
-    .slice(0, k);
-}
 
 const QUERIES = [
   // Common words of the Qur'an: their lists cover a large share of the pages.
@@ -73,12 +37,7 @@ beforeAll(async () => {
   await importFile(db.orm.em.fork(), engine, 'openiti', FIXTURE.openiti);
   await importFile(db.orm.em.fork(), engine, 'jsonl', FIXTURE.pages);
   const rows = await db.orm.em.fork().execute<Array<{ id: string; text: string }>>('select id, text from library.page');
-  pages = rows.map((row) => {
-    const tokens = analyzeTokens(row.text);
-    const tfs = new Map<string, number>();
-    for (const term of tokens.flatMap((token) => [token.term, token.root])) tfs.set(term, Math.min((tfs.get(term) ?? 0) + 1, 256));
-    return { id: row.id, dl: tokens.length, tfs };
-  });
+  pages = rows.map((row) => referencePage(row.id, row.text));
 }, 120_000);
 afterAll(async () => {
   await db?.close();
@@ -96,7 +55,7 @@ describe('PostgreSQL engine ranking', () => {
     const weights = weighted.map((term) => term.weight);
     for (const limit of [10, 20]) {
       const found = await engine.search({ terms, weights, bookIds: null, limit }, db.orm.em.fork());
-      const expected = reference(pages, query, limit);
+      const expected = referenceTopK(pages, query, limit);
       expect(found.results.map((result) => result.pageId)).toEqual(expected.map((page) => page.id));
       found.results.forEach((result, i) => expect(result.score).toBeCloseTo(expected[i]!.score, 12));
     }
