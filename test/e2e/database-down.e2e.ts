@@ -13,7 +13,9 @@ let stack: TestStack;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'qantara-down-'));
   postgres = await startEmbeddedPostgres(join(dir, 'pg'));
-  stack = await startStack({ DATABASE_URL: postgres.url });
+  // No queue consumers: the subject is what health reports, and BullMQ's PostgreSQL backend
+  // retries a vanished database without pause once its wait is cancelled (docs/adr/0019).
+  stack = await startStack({ DATABASE_URL: postgres.url, QUEUE_CONSUMERS: 'false' });
 });
 
 afterAll(async () => {
