@@ -14,6 +14,8 @@ export interface CursorQuery {
   /** SQL conditions joined with `and`; `?` placeholders bound from `params`. */
   readonly where?: readonly string[];
   readonly params?: readonly unknown[];
+  /** Equality filters, column → value; an undefined value filters nothing. */
+  readonly equals?: Readonly<Record<string, unknown>>;
   /** Column to order by, `id` breaking ties (default `id`). */
   readonly orderBy?: string;
   readonly direction?: 'asc' | 'desc';
@@ -29,6 +31,11 @@ export async function cursorList<T>(
   const direction = query.direction ?? 'asc';
   const where = [...(query.where ?? [])];
   const params: unknown[] = [...(query.params ?? [])];
+  for (const [name, value] of Object.entries(query.equals ?? {})) {
+    if (value === undefined) continue;
+    where.push(`"${name}" = ?`);
+    params.push(value);
+  }
   if (page.cursor) {
     // A cursor is an item's id: anything else names no page (422, not a failed cast).
     if (!UUID.test(page.cursor)) throw OperationsError.invalid('cursor', 'must be the nextCursor of a previous page');

@@ -39,7 +39,6 @@ export interface PersonnelFilter {
   limit: number;
 }
 
-const FILTERS = { objectId: 'object_id', status: 'status', positionId: 'position_id' } as const;
 const PATCHABLE = {
   fullName: 'full_name',
   tabNumber: 'tab_number',
@@ -83,14 +82,8 @@ export class PersonnelService {
   }
 
   list(em: EntityManager, filter: PersonnelFilter) {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    for (const [field, column] of Object.entries(FILTERS) as Array<[keyof typeof FILTERS, string]>) {
-      if (filter[field] === undefined) continue;
-      where.push(`"${column}" = ?`);
-      params.push(filter[field]);
-    }
-    return cursorList(em, { table: PERSONNEL, where, params, orderBy: 'full_name' }, filter, personnelRecord);
+    const equals = { object_id: filter.objectId, status: filter.status, position_id: filter.positionId };
+    return cursorList(em, { table: PERSONNEL, equals, orderBy: 'full_name' }, filter, personnelRecord);
   }
 
   async update(em: EntityManager, id: string, patch: PersonnelPatch): Promise<PersonnelData> {

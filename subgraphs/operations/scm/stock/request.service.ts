@@ -55,17 +55,8 @@ export class RequestService {
   }
 
   async list(em: EntityManager, input: { status?: string; warehouseId?: string; cursor?: string; limit: number }) {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    for (const [column, value] of [
-      ['status', input.status],
-      ['warehouse_id', input.warehouseId],
-    ] as const) {
-      if (!value) continue;
-      where.push(`"${column}" = ?`);
-      params.push(value);
-    }
-    const page = await cursorList(em, { table: TABLE, where, params, orderBy: 'created_at', direction: 'desc' }, input, (row) => row);
+    const equals = { status: input.status, warehouse_id: input.warehouseId };
+    const page = await cursorList(em, { table: TABLE, equals, orderBy: 'created_at', direction: 'desc' }, input, (row) => row);
     return { items: await this.withLines(em, page.items), nextCursor: page.nextCursor };
   }
 

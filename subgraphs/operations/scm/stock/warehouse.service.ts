@@ -84,17 +84,7 @@ export class WarehouseService {
     em: EntityManager,
     input: { warehouseId?: string; itemId?: string; onlyLowStock: boolean; cursor?: string; limit: number },
   ) {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    for (const [column, value] of [
-      ['warehouse_id', input.warehouseId],
-      ['item_id', input.itemId],
-    ] as const) {
-      if (!value) continue;
-      where.push(`"${column}" = ?`);
-      params.push(value);
-    }
-    if (input.onlyLowStock) where.push(`"low_stock"`);
-    return cursorList(em, { table: BALANCES, where, params }, input, toBalance);
+    const equals = { warehouse_id: input.warehouseId, item_id: input.itemId };
+    return cursorList(em, { table: BALANCES, where: input.onlyLowStock ? ['"low_stock"'] : [], equals }, input, toBalance);
   }
 }
