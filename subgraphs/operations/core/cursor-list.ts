@@ -16,6 +16,8 @@ export interface CursorQuery {
   readonly params?: readonly unknown[];
   /** Equality filters, column → value; an undefined value filters nothing. */
   readonly equals?: Readonly<Record<string, unknown>>;
+  /** Other filters, an SQL condition with one `?` → its value; an undefined value filters nothing. */
+  readonly conditions?: Readonly<Record<string, unknown>>;
   /** Column to order by, `id` breaking ties (default `id`). */
   readonly orderBy?: string;
   readonly direction?: 'asc' | 'desc';
@@ -31,9 +33,13 @@ export async function cursorList<T>(
   const direction = query.direction ?? 'asc';
   const where = [...(query.where ?? [])];
   const params: unknown[] = [...(query.params ?? [])];
-  for (const [name, value] of Object.entries(query.equals ?? {})) {
+  const filters = [
+    ...Object.entries(query.equals ?? {}).map(([name, value]) => [`"${name}" = ?`, value] as const),
+    ...Object.entries(query.conditions ?? {}),
+  ];
+  for (const [condition, value] of filters) {
     if (value === undefined) continue;
-    where.push(`"${name}" = ?`);
+    where.push(condition);
     params.push(value);
   }
   if (page.cursor) {

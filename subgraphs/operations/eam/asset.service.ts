@@ -34,13 +34,8 @@ export class AssetService {
   constructor(private readonly maintenance: MaintenanceService) {}
 
   async list(em: EntityManager, input: { objectId?: string; status?: string; cursor?: string; limit: number }) {
-    const filters = [
-      ['current_object_id', input.objectId],
-      ['status', input.status],
-    ].filter(([, value]) => value !== undefined);
-    const where = filters.map(([column]) => `"${column}" = ?`);
-    const params = filters.map(([, value]) => value);
-    return cursorList(em, { table: ASSET_TABLE, where, params, orderBy: 'created_at', direction: 'desc' }, input, toAsset);
+    const equals = { current_object_id: input.objectId, status: input.status };
+    return cursorList(em, { table: ASSET_TABLE, equals, orderBy: 'created_at', direction: 'desc' }, input, toAsset);
   }
 
   async get(em: EntityManager, id: string): Promise<AssetData> {

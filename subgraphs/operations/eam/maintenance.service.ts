@@ -35,13 +35,8 @@ function operational(asset: AssetRow, action: string): void {
  */
 export class MaintenanceService {
   async list(em: EntityManager, input: { assetId?: string; status?: string; cursor?: string; limit: number }) {
-    const filters = [
-      ['asset_id', input.assetId],
-      ['status', input.status],
-    ].filter(([, value]) => value !== undefined);
-    const where = filters.map(([column]) => `"${column}" = ?`);
-    const params = filters.map(([, value]) => value);
-    return cursorList(em, { table: TABLE, where, params, orderBy: 'scheduled_at', direction: 'desc' }, input, toMaintenance);
+    const equals = { asset_id: input.assetId, status: input.status };
+    return cursorList(em, { table: TABLE, equals, orderBy: 'scheduled_at', direction: 'desc' }, input, toMaintenance);
   }
 
   async get(em: EntityManager, id: string): Promise<MaintenanceData> {

@@ -52,13 +52,8 @@ interface SupplyRow {
 /** Fuel supply requests through their states; submitting notifies the approvers through the outbox. */
 export class SupplyRequestService {
   async list(em: EntityManager, input: { tankId?: string; status?: string; cursor?: string; limit: number }) {
-    const filters = [
-      ['tank_id', input.tankId],
-      ['status', input.status],
-    ].filter(([, value]) => value !== undefined);
-    const where = filters.map(([column]) => `"${column}" = ?`);
-    const params = filters.map(([, value]) => value);
-    return cursorList(em, { table: TABLE, where, params, orderBy: 'created_at', direction: 'desc' }, input, toRequest);
+    const equals = { tank_id: input.tankId, status: input.status };
+    return cursorList(em, { table: TABLE, equals, orderBy: 'created_at', direction: 'desc' }, input, toRequest);
   }
 
   /** The request with the supplies recorded for it or linked to it, and their reversals. */

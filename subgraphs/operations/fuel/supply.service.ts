@@ -30,13 +30,8 @@ export interface RecordSupplyInput {
 /** Fuel receipts into tanks and their reversals, with the tank's balance changed in the same transaction. */
 export class SupplyService {
   async list(em: EntityManager, input: { tankId?: string; supplierId?: string; cursor?: string; limit: number }) {
-    const filters = [
-      ['tank_id', input.tankId],
-      ['supplier_id', input.supplierId],
-    ].filter(([, value]) => value !== undefined);
-    const where = filters.map(([column]) => `"${column}" = ?`);
-    const params = filters.map(([, value]) => value);
-    return cursorList(em, { table: SUPPLY_TABLE, where, params, orderBy: 'occurred_at', direction: 'desc' }, input, toSupply);
+    const equals = { tank_id: input.tankId, supplier_id: input.supplierId };
+    return cursorList(em, { table: SUPPLY_TABLE, equals, orderBy: 'occurred_at', direction: 'desc' }, input, toSupply);
   }
 
   async record(em: EntityManager, caller: Principal, input: RecordSupplyInput): Promise<FuelSupplyData> {

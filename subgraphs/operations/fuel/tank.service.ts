@@ -17,14 +17,8 @@ export interface CreateTankInput {
 /** Fuel tanks: created at a production object, their minimum level adjustable; `statusDerived` is a generated column. */
 export class TankService {
   async list(em: EntityManager, input: { objectId?: string; status?: string; active?: boolean; cursor?: string; limit: number }) {
-    const filters = [
-      ['object_id', input.objectId],
-      ['status_derived', input.status],
-      ['active', input.active],
-    ].filter(([, value]) => value !== undefined);
-    const where = filters.map(([column]) => `"${column}" = ?`);
-    const params = filters.map(([, value]) => value);
-    return cursorList(em, { table: TANK_TABLE, where, params, orderBy: 'code' }, input, toTank);
+    const equals = { object_id: input.objectId, status_derived: input.status, active: input.active };
+    return cursorList(em, { table: TANK_TABLE, equals, orderBy: 'code' }, input, toTank);
   }
 
   async get(em: EntityManager, id: string): Promise<FuelTankData> {

@@ -77,18 +77,8 @@ export class TimesheetService {
   }
 
   async list(em: EntityManager, filter: TimesheetFilter) {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (condition: string, value: unknown) => {
-      if (value === undefined) return;
-      where.push(condition);
-      params.push(value);
-    };
-    add(`"personnel_id" = ?`, filter.personnelId);
-    add(`"object_id" = ?`, filter.objectId);
-    add(`"source_id" = ?`, filter.sourceId);
-    add(`"work_date" >= ?::date`, filter.dateFrom);
-    add(`"work_date" <= ?::date`, filter.dateTo);
-    return cursorList(em, { table: TABLE, where, params, orderBy: 'work_date', direction: 'desc' }, filter, toEntry);
+    const equals = { personnel_id: filter.personnelId, object_id: filter.objectId, source_id: filter.sourceId };
+    const conditions = { '"work_date" >= ?::date': filter.dateFrom, '"work_date" <= ?::date': filter.dateTo };
+    return cursorList(em, { table: TABLE, equals, conditions, orderBy: 'work_date', direction: 'desc' }, filter, toEntry);
   }
 }

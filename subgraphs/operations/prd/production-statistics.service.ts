@@ -9,25 +9,16 @@ import { recordMapper } from '../core/rows.js';
 const toStatistic = recordMapper<z.output<typeof ProductionStatistic>>(ProductionStatistic);
 const toCoefficient = recordMapper<z.output<typeof AssetShiftCoefficient>>(AssetShiftCoefficient);
 
-/** `column = ?` (or the given comparison) for each value that is set. */
-function conditions(filters: ReadonlyArray<readonly [string, unknown]>): { where: string[]; params: unknown[] } {
-  const set = filters.filter(([, value]) => value !== undefined);
-  return { where: set.map(([condition]) => condition), params: set.map(([, value]) => value) };
-}
-
 export class ProductionStatisticsService {
   async statistics(
     em: EntityManager,
     input: { productionObjectId?: string; dateFrom?: string; dateTo?: string; cursor?: string; limit: number },
   ) {
-    const { where, params } = conditions([
-      [`"production_object_id" = ?`, input.productionObjectId],
-      [`"stat_date" >= ?::date`, input.dateFrom],
-      [`"stat_date" <= ?::date`, input.dateTo],
-    ]);
+    const equals = { production_object_id: input.productionObjectId };
+    const conditions = { '"stat_date" >= ?::date': input.dateFrom, '"stat_date" <= ?::date': input.dateTo };
     return cursorList(
       em,
-      { table: '"operations"."production_statistic"', where, params, orderBy: 'stat_date', direction: 'desc' },
+      { table: '"operations"."production_statistic"', equals, conditions, orderBy: 'stat_date', direction: 'desc' },
       input,
       toStatistic,
     );
@@ -45,16 +36,11 @@ export class ProductionStatisticsService {
       limit: number;
     },
   ) {
-    const { where, params } = conditions([
-      [`"asset_id" = ?`, input.assetId],
-      [`"production_object_id" = ?`, input.productionObjectId],
-      [`"shift_report_id" = ?`, input.shiftReportId],
-      [`"shift_date" >= ?::date`, input.shiftDateFrom],
-      [`"shift_date" <= ?::date`, input.shiftDateTo],
-    ]);
+    const equals = { asset_id: input.assetId, production_object_id: input.productionObjectId, shift_report_id: input.shiftReportId };
+    const conditions = { '"shift_date" >= ?::date': input.shiftDateFrom, '"shift_date" <= ?::date': input.shiftDateTo };
     return cursorList(
       em,
-      { table: '"operations"."asset_shift_coefficient"', where, params, orderBy: 'shift_date', direction: 'desc' },
+      { table: '"operations"."asset_shift_coefficient"', equals, conditions, orderBy: 'shift_date', direction: 'desc' },
       input,
       toCoefficient,
     );

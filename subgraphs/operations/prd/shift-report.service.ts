@@ -59,18 +59,9 @@ export class ShiftReportService {
   }
 
   async list(em: EntityManager, filter: ReportFilter) {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (condition: string, value: unknown) => {
-      if (value === undefined) return;
-      where.push(condition);
-      params.push(value);
-    };
-    add(`"status" = ?`, filter.status);
-    add(`"production_object_id" = ?`, filter.productionObjectId);
-    add(`"shift_date" >= ?::date`, filter.shiftDateFrom);
-    add(`"shift_date" <= ?::date`, filter.shiftDateTo);
-    return cursorList(em, { table: REPORT_TABLE, where, params, orderBy: 'created_at', direction: 'desc' }, filter, toReport);
+    const equals = { status: filter.status, production_object_id: filter.productionObjectId };
+    const conditions = { '"shift_date" >= ?::date': filter.shiftDateFrom, '"shift_date" <= ?::date': filter.shiftDateTo };
+    return cursorList(em, { table: REPORT_TABLE, equals, conditions, orderBy: 'created_at', direction: 'desc' }, filter, toReport);
   }
 
   /** Every entry of the report by kind, oldest first. */
