@@ -28,6 +28,12 @@ export interface Config {
    * other `Origin` is refused (DNS rebinding).
    */
   readonly mcpAllowedOrigins: readonly string[];
+  /**
+   * Browser origins allowed to call the REST, GraphQL and MCP routes across origins
+   * (`CORS_ORIGINS`): those named exactly may send credentials; a `*` entry admits any other
+   * origin without credentials. Empty: no CORS headers at all.
+   */
+  readonly corsOrigins: readonly string[];
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly adminToken: string | undefined;
@@ -68,10 +74,20 @@ export interface Config {
   /** The platform super-admin created at first start when both are set. */
   readonly opsSuperadminEmail: string | undefined;
   readonly opsSuperadminPassword: string | undefined;
-  /** Load the demo organization (one user per role, objects, reference books) on first start. */
+  /**
+   * Load the demo organization (one user per role with a fixed password, objects, reference
+   * books) on first start; by default only with the embedded database (no `DATABASE_URL`).
+   */
   readonly demoOperations: boolean;
-  /** Create the demo research workspace (test key printed once, test credits) on first start. */
+  /** Create the demo research workspace (test key printed once, test credits) on first start; the same default. */
   readonly demoResearch: boolean;
+  /**
+   * Whether webhook endpoints may target loopback, private, link-local and other internal
+   * addresses (`WEBHOOK_ALLOW_PRIVATE`); off, they are refused at creation and at every delivery.
+   */
+  readonly webhookAllowPrivate: boolean;
+  /** Days delivered outbox events are kept before they are pruned (`OUTBOX_RETENTION_DAYS`). */
+  readonly outboxRetentionDays: number;
   /** `smtp(s)://user:pass@host:port`; unset: mail is written as `.eml` files under `DATA_DIR/mail`. */
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
@@ -360,6 +376,22 @@ function origins(env: Env, name: string): string[] {
     });
 }
 
+/**
+ * `CORS_ORIGINS`: comma-separated origins, `scheme://host[:port]` each, or `*` for any origin
+ * (without credentials).
+ */
+function corsOrigins(env: Env): string[] {
+  const raw = optional(env, 'CORS_ORIGINS');
+  if (raw === undefined) return [];
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const wildcard = entries.includes('*');
+  const named = origins({ CORS_ORIGINS: entries.filter((entry) => entry !== '*').join(',') }, 'CORS_ORIGINS');
+  return wildcard ? [...named, '*'] : named;
+}
+
 /** `QUEUE_CONSUMERS`: only `ROLE=all` may turn its consumers off; a worker exists to run them. */
 function queueConsumers(env: Env, role: Role): boolean {
   const wanted = boolean(env, 'QUEUE_CONSUMERS', true);
@@ -387,6 +419,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const llmBaseUrl = url(env, 'LLM_BASE_URL', HTTP);
   const issuers = workspaceIssuers(env);
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  // Demo users share a published password: only a throw-away embedded database gets them unasked.
+  const demoByDefault = databaseUrl === undefined;
   return {
     role,
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -395,7 +430,8 @@ export function loadConfig(env: Env = process.env): Config {
     siteBaseUrl: url(env, 'SITE_BASE_URL', HTTP),
     apiBaseUrl: url(env, 'API_BASE_URL', HTTP),
     mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    corsOrigins: corsOrigins(env),
+    databaseUrl,
     dataDir: optional(env, 'DATA_DIR') ?? '.data',
     adminToken,
     meiliHost: url(env, 'MEILI_HOST', HTTP),
@@ -417,8 +453,10 @@ export function loadConfig(env: Env = process.env): Config {
     subgraphSecret: secret(env, 'SUBGRAPH_SECRET'),
     secretsKey: secretsKey(env),
     ...superAdmin(env),
-    demoOperations: boolean(env, 'DEMO_OPERATIONS', true),
-    demoResearch: boolean(env, 'DEMO_RESEARCH', true),
+    demoOperations: boolean(env, 'DEMO_OPERATIONS', demoByDefault),
+    demoResearch: boolean(env, 'DEMO_RESEARCH', demoByDefault),
+    webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: optional(env, 'MAIL_FROM') ?? 'Qantara <no-reply@qantara.local>',
     challengeSecret: optional(env, 'CHALLENGE_SECRET'),

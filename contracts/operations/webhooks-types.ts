@@ -26,7 +26,11 @@ export const webhookUrl = () =>
     .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
     .max(WEBHOOK_URL_MAX, { error: `must be at most ${WEBHOOK_URL_MAX} characters` })
     .refine(hasNoCredentials, { error: 'must not contain a user name or password' })
-    .describe('Where events are POSTed (http or https; redirects are not followed).');
+    .describe(
+      'Where events are POSTed (http or https; redirects are not followed). A URL that names or resolves to a loopback, ' +
+        'private, shared (CGNAT), link-local, multicast, reserved or cloud-metadata address is refused (422), ' +
+        'and checked again at every delivery.',
+    );
 
 export const webhookEventTypes = () =>
   z

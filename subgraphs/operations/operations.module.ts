@@ -1,4 +1,6 @@
 import { CONTRACTS } from '../../contracts/registry.js';
+import { OPERATIONS_FEED } from '../../contracts/operations/sagas.contract.js';
+import { EventPruner, pruneTopicFeed } from '../shared/events/event-retention.js';
 import { publicGuard } from '../shared/contracts/public-guard.js';
 import { Mailer } from '../shared/mailer.js';
 import { SecretBox } from '../shared/secret-box.js';
@@ -97,6 +99,11 @@ export const operationsModule: SubgraphModule = {
       new PersonnelStatusService([...HR_ASSIGNMENT_CHECKS, operatorInDraftReport]),
       new BrigadesService(),
       ...webhookServices(runtime),
+      // The outbox is pruned by the webhook dispatcher, which knows what it still needs; the topic feed here.
+      new EventPruner(
+        () => pruneTopicFeed(root.fork(), OPERATIONS_FEED, runtime.config.outboxRetentionDays),
+        runtime.logger.child({ component: 'event-retention' }),
+      ),
     ];
   },
   bind: (services, runtime) => ({
@@ -126,6 +133,10 @@ export const operationsModule: SubgraphModule = {
     await services.get(SigningKeys).load(root);
     await firstStart(root, services.get(IamService), runtime.config, runtime.logger.child({ component: 'first-start' }));
     services.get(WebhookDispatcher).start();
+    services.get(EventPruner).start();
   },
-  onClose: (services) => services.get(WebhookDispatcher).stop(),
+  async onClose(services) {
+    await services.get(EventPruner).stop();
+    await services.get(WebhookDispatcher).stop();
+  },
 };

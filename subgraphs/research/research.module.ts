@@ -1,4 +1,6 @@
 import { CONTRACTS } from '../../contracts/registry.js';
+import { RESEARCH_FEED } from '../../contracts/research/events.contract.js';
+import { EventPruner, pruneTopicFeed } from '../shared/events/event-retention.js';
 import { AdminTokenCheck } from '../shared/admin-token.js';
 import { publicGuard } from '../shared/contracts/public-guard.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
@@ -50,6 +52,10 @@ export const researchModule: SubgraphModule = {
       new ThreadService(store, ledger, queues, logger),
       new ResearchRunService(store, ledger, queues, logger),
       new StripeWebhook(config.stripeWebhookSecret, billing, logger.child({ component: 'stripe-webhook' })),
+      new EventPruner(
+        () => pruneTopicFeed(orm.em.fork(), RESEARCH_FEED, config.outboxRetentionDays),
+        logger.child({ component: 'event-retention' }),
+      ),
     ];
   },
   bind: (services) => ({
@@ -62,8 +68,10 @@ export const researchModule: SubgraphModule = {
     },
   }),
   async onReady(runtime, services) {
+    services.get(EventPruner).start();
     if (!runtime.config.demoResearch) return;
     const logger = runtime.logger.child({ component: 'first-start' });
     await createDemoWorkspace(runtime.orm.em.fork(), services.get(WorkspaceService), services.get(CreditLedger), logger);
   },
+  onClose: (services) => services.get(EventPruner).stop(),
 };

@@ -46,7 +46,8 @@ async function otherOrganization(root: Session) {
 }
 
 beforeAll(async () => {
-  stack = await startStack({ ...OPERATIONS_ENV });
+  // The foreign webhook endpoint targets loopback.
+  stack = await startStack({ ...OPERATIONS_ENV, WEBHOOK_ALLOW_PRIVATE: 'true' });
   for (const role of OPERATIONS_ROLES) sessions.set(role, await login(stack, demoEmail(role)));
   const root = await login(stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
   other = await otherOrganization(root);

@@ -10,6 +10,10 @@ export interface DispatcherOptions {
   readonly pollMs?: number;
   /** Attempts in flight at once, per process. @default 16 */
   readonly concurrency?: number;
+  /** `WEBHOOK_ALLOW_PRIVATE`: send to loopback and private addresses too. @default false */
+  readonly allowPrivate?: boolean;
+  /** `OUTBOX_RETENTION_DAYS`: delivered outbox events older than this are pruned hourly. @default 7 */
+  readonly outboxRetentionDays?: number;
 }
 
 /** A gap in the outbox's sequence is looked at again after this long. */
@@ -36,6 +40,7 @@ export class WebhookDispatcher {
   private readonly sender: WebhookSender;
   private readonly pollMs: number;
   private readonly concurrency: number;
+  private readonly outboxRetentionDays: number;
   private readonly inFlight = new Set<Promise<void>>();
   private stopped = true;
   private again = false;
@@ -54,9 +59,10 @@ export class WebhookDispatcher {
   ) {
     this.database = new DispatchDatabase(connectionString);
     this.fanOut = new WebhookFanOut(this.database);
-    this.sender = new WebhookSender(this.database, box);
+    this.sender = new WebhookSender(this.database, box, { allowPrivate: options.allowPrivate ?? false });
     this.pollMs = options.pollMs ?? 15_000;
     this.concurrency = options.concurrency ?? 16;
+    this.outboxRetentionDays = options.outboxRetentionDays ?? 7;
   }
 
   start(): void {
@@ -146,7 +152,14 @@ export class WebhookDispatcher {
   private async purgeHourly(): Promise<void> {
     if (Date.now() - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = Date.now();
-    await this.sender.purge();
+    await this.purge();
+  }
+
+  /** Settled deliveries and delivered outbox events past their retention; answers how many events went. */
+  async purge(): Promise<number> {
+    const pruned = await this.sender.purge(this.outboxRetentionDays);
+    if (pruned > 0) this.logger.info({ pruned }, 'pruned delivered outbox events');
+    return pruned;
   }
 
   /** Until the next due retry, within the poll; full slots are woken by their attempts instead. */

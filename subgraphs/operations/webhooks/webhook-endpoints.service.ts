@@ -8,6 +8,7 @@ import { recordMapper } from '../core/rows.js';
 import { OperationsError } from '../operations.errors.js';
 import { WebhookError } from './webhook.errors.js';
 import { newWebhookSecret, PREVIOUS_SECRET_HOURS } from './webhook-secret.js';
+import { checkTarget, TargetRefused, type TargetPolicy } from './webhook-target.js';
 
 /** Endpoints an organization may have: each costs a request per event, and a runaway script should hit a wall. */
 export const MAX_ENDPOINTS_PER_ORGANIZATION = 50;
@@ -37,9 +38,25 @@ const TEXT_ARRAY = `(select array_agg(t."value" order by t."n") from jsonb_array
  * stored sealed with `SECRETS_KEY`.
  */
 export class WebhookEndpointsService {
-  constructor(private readonly box: SecretBox) {}
+  constructor(
+    private readonly box: SecretBox,
+    private readonly targets: TargetPolicy = { allowPrivate: false },
+  ) {}
+
+  /**
+   * Refuses a URL that names or resolves to an internal address (422 on `url`). A name that
+   * does not resolve now is accepted: every delivery resolves and checks it again.
+   */
+  private async checkUrl(url: string): Promise<void> {
+    try {
+      await checkTarget(url, this.targets);
+    } catch (error) {
+      if (error instanceof TargetRefused) throw WebhookError.targetRefused(error.message);
+    }
+  }
 
   async create(em: EntityManager, principal: Principal, input: NewEndpoint) {
+    await this.checkUrl(input.url);
     // Serialises creations per organization so the limit holds under concurrency.
     await em.execute(`select pg_advisory_xact_lock(hashtextextended('webhook_endpoint:' || ?, 0))`, [principal.organizationId]);
     const [count] = await em.execute<Array<{ endpoints: number }>>(`select count(*)::int as "endpoints" from ${TABLE}`);
@@ -64,6 +81,7 @@ export class WebhookEndpointsService {
   }
 
   async update(em: EntityManager, id: string, change: EndpointChange): Promise<WebhookEndpointData> {
+    if (change.url !== undefined) await this.checkUrl(change.url);
     const [row] = await em.execute<Array<Record<string, unknown>>>(
       `update ${TABLE} set
          "url" = coalesce(?::text, "url"),

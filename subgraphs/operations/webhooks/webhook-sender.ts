@@ -1,9 +1,13 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { VERSION } from '../../../contracts/version.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { iso } from '../core/rows.js';
 import { DELIVERY_TABLE, deliveryMachine } from './webhook-deliveries.service.js';
 import type { DispatchDatabase } from './webhook-dispatch-database.js';
+import { checkTarget, TargetRefused, type CheckedAddress, type TargetPolicy } from './webhook-target.js';
 
 /**
  * Waits after failed attempts 1…7, as Standard Webhooks recommends (5 s, 5 min, 30 min, 2 h,
@@ -39,6 +43,8 @@ export interface AttemptOutcome {
   readonly delivered: boolean;
   readonly status: number | null;
   readonly error: string | null;
+  /** No further attempt: the target is refused (`WEBHOOK_ALLOW_PRIVATE`), so retrying cannot help. */
+  readonly final?: boolean;
 }
 
 const PENDING = `{${deliveryMachine.transitions.deliver.from.join(',')}}`;
@@ -52,6 +58,7 @@ export class WebhookSender {
   constructor(
     private readonly database: DispatchDatabase,
     private readonly box: SecretBox,
+    private readonly targets: TargetPolicy = { allowPrivate: false },
   ) {}
 
   claim(limit: number): Promise<ClaimedDelivery[]> {
@@ -81,23 +88,25 @@ export class WebhookSender {
     } catch {
       return { delivered: false, status: null, error: 'the signing secret cannot be unsealed (was SECRETS_KEY changed?)' };
     }
+    // Resolved again at every attempt, and the connection goes to the address that was checked (no DNS-rebinding gap).
+    let target: CheckedAddress;
     try {
-      const response = await fetch(delivery.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          'webhook-id': delivery.event_id,
-          'webhook-timestamp': signed.timestamp,
-          'webhook-signature': signed.signature,
-        },
-        body,
+      target = await checkTarget(delivery.url, this.targets);
+    } catch (error) {
+      if (error instanceof TargetRefused) return { delivered: false, status: null, error: `target refused: ${error.message}`, final: true };
+      return { delivered: false, status: null, error: describeFailure(error) };
+    }
+    try {
+      const response = await post(delivery.url, target, body, {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'webhook-id': delivery.event_id,
+        'webhook-timestamp': signed.timestamp,
+        'webhook-signature': signed.signature,
       });
-      const excerpt = await bodyExcerpt(response);
       if (response.status >= 200 && response.status < 300) return { delivered: true, status: response.status, error: null };
       const redirect = response.status >= 300 && response.status < 400 ? ' (redirects are not followed)' : '';
+      const excerpt = response.excerpt;
       return { delivered: false, status: response.status, error: `HTTP ${response.status}${redirect}${excerpt ? `: ${excerpt}` : ''}` };
     } catch (error) {
       return { delivered: false, status: null, error: describeFailure(error) };
@@ -110,9 +119,10 @@ export class WebhookSender {
     return this.database.transaction(async (sql) => {
       await sql(
         `update ${DELIVERY_TABLE} set
-           "status" = case when $1::boolean then 'delivered' when "attempts" >= "max_attempts" then 'failed' else 'pending' end,
+           "status" = case when $1::boolean then 'delivered' when "attempts" >= "max_attempts" or $8::boolean then 'failed' else 'pending' end,
            "delivered_at" = case when $1::boolean then now() end,
-           "next_attempt_at" = case when $1::boolean or "attempts" >= "max_attempts" then null else now() + make_interval(secs => $2) end,
+           "next_attempt_at" = case when $1::boolean or "attempts" >= "max_attempts" or $8::boolean then null
+             else now() + make_interval(secs => $2) end,
            "last_response_status" = $3, "last_error" = $4, "updated_at" = now()
          where "id" = $5 and "status" = any($6::text[]) and "attempts" = $7`,
         [
@@ -123,15 +133,31 @@ export class WebhookSender {
           delivery.id,
           PENDING,
           delivery.attempts,
+          outcome.final === true,
         ],
       );
     });
   }
 
-  /** Settled deliveries older than the retention; pending ones are kept whatever their age. */
-  purge(): Promise<void> {
+  /**
+   * Settled deliveries older than their retention (pending ones are kept whatever their age),
+   * then outbox events older than `outboxRetentionDays` that the fan-out has passed and no
+   * delivery references any more. Answers how many events were pruned.
+   */
+  purge(outboxRetentionDays: number): Promise<number> {
     return this.database.transaction(async (sql) => {
       await sql(`delete from ${DELIVERY_TABLE} where "status" <> 'pending' and "updated_at" < now() - interval '${RETENTION_DAYS} days'`);
+      const [row] = await sql<{ pruned: number }>(
+        `with gone as (
+           delete from "operations"."outbox_event" e
+           where e."occurred_at" < now() - make_interval(days => $1)
+             and e."sequence" <= (select "sequence" from "operations"."webhook_dispatch_cursor")
+             and not exists (select 1 from ${DELIVERY_TABLE} d where d."event_sequence" = e."sequence")
+           returning 1)
+         select count(*)::int as "pruned" from gone`,
+        [outboxRetentionDays],
+      );
+      return row?.pruned ?? 0;
     });
   }
 
@@ -154,28 +180,67 @@ export class WebhookSender {
   }
 }
 
+/**
+ * One POST to `url`, connected to `target` (the checked address; the URL's host still names
+ * the server for `Host` and TLS). The answer's status and the start of its body, within
+ * the attempt's timeout; the rest of the body is discarded unread. Redirects are answers.
+ */
+function post(
+  url: string,
+  target: CheckedAddress,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; excerpt: string }> {
+  const parsed = new URL(url);
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const send = parsed.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(
+      parsed,
+      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: pinned, agent: false },
+      (response) => {
+        bodyExcerpt(response).then((excerpt) => resolve({ status: response.statusCode ?? 0, excerpt }), reject);
+      },
+    );
+    const timer = setTimeout(() => request.destroy(new AttemptTimeout()), ATTEMPT_TIMEOUT_MS);
+    request.once('close', () => clearTimeout(timer));
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+
+class AttemptTimeout extends Error {
+  override readonly name = 'TimeoutError';
+}
+
 /** The start of an answer's body, for the log; the rest is discarded unread. */
-async function bodyExcerpt(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < BODY_EXCERPT_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).subarray(0, BODY_EXCERPT_BYTES).toString('utf8').replace(/\s+/g, ' ').trim();
+function bodyExcerpt(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      response.removeAllListeners('data');
+      response.destroy();
+      resolve(Buffer.concat(chunks).subarray(0, BODY_EXCERPT_BYTES).toString('utf8').replace(/\s+/g, ' ').trim());
+    };
+    response.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= BODY_EXCERPT_BYTES) done();
+    });
+    response.once('end', done);
+    response.once('close', done);
+    response.once('error', (error) => (size > 0 ? done() : reject(error)));
+  });
 }
 
 function describeFailure(error: unknown): string {
-  const failure = error as Error & { cause?: { code?: string; message?: string } };
+  const failure = error as Error & { code?: string; cause?: { code?: string; message?: string } };
   if (failure.name === 'TimeoutError') return `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`;
   const cause = failure.cause?.code ?? failure.cause?.message;
-  return cause ? `${failure.message}: ${cause}` : failure.message;
+  if (cause) return `${failure.message}: ${cause}`;
+  return failure.code && !failure.message.includes(failure.code) ? `${failure.code}: ${failure.message}` : failure.message;
 }
