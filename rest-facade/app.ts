@@ -26,6 +26,7 @@ import { serveMounts, type HttpMount, type PublicOrigin } from '../subgraphs/sha
 import type { Config } from '../runtime/config.js';
 import { workspaceResource } from '../runtime/workspace-resource.js';
 import { serveConsole } from './console.js';
+import { cors } from './cors.js';
 
 export interface AppOptions {
   readonly server: ApolloServer<GatewayContext>;
@@ -42,6 +43,8 @@ export interface AppOptions {
   readonly boundOrigin?: () => string;
   /** Browser origins allowed on the MCP endpoints besides those of the base URLs (`MCP_ALLOWED_ORIGINS`). */
   readonly mcpAllowedOrigins?: readonly string[];
+  /** Browser origins allowed across origins on REST, GraphQL and MCP (`CORS_ORIGINS`, `*` for any without credentials). */
+  readonly corsOrigins?: readonly string[];
   /**
    * Whom the workspace API trusts and whom the console signs in with (`WORKSPACE_OWN_ISSUER`,
    * `WORKSPACE_ISSUERS`, `CONSOLE_*`): with `siteBaseUrl`, they name the workspace API's resource
@@ -167,8 +170,10 @@ export function createApp(options: AppOptions): Koa {
   for (const route of contractRoutes(contracts)) {
     router.register(route.binding.path, [route.binding.method], routeHandler(route, deps));
   }
+  const corsOrigins = options.corsOrigins ?? [];
   const origins = originPolicy({
-    configured: options.mcpAllowedOrigins ?? [],
+    // Origins named in CORS_ORIGINS may call MCP too; its wildcard never widens the MCP origin check.
+    configured: [...(options.mcpAllowedOrigins ?? []), ...corsOrigins.filter((origin) => origin !== '*')],
     baseUrls: [options.publicBaseUrl, options.siteBaseUrl, options.apiBaseUrl].filter((url) => url !== undefined),
     boundOrigin: options.boundOrigin,
   });
@@ -192,6 +197,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(requestScope(options.logger));
   app.use(httpMetrics(options.metrics));
   app.use(catchAll());
+  app.use(cors({ origins: corsOrigins, ownOriginCheck: MCP_SERVERS.map((server) => server.path) }));
   app.use(serveMounts(options.mounts ?? []));
   app.use(serveConsole({ signIn: identity.console, origin: (ctx) => options.origin?.() ?? baseUrlFor(ctx) }));
   app.use(router.routes());

@@ -200,6 +200,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       apiBaseUrl: config.apiBaseUrl,
       boundOrigin: served.origin,
       mcpAllowedOrigins: config.mcpAllowedOrigins,
+      corsOrigins: config.corsOrigins,
       mounts,
       origin: served.origin,
       identity: config,
