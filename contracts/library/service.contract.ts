@@ -14,7 +14,7 @@ export function componentsByName(health: ServiceHealthData) {
   return Object.fromEntries(
     health.components.map((component) => [
       component.name,
-      { status: component.up ? 'up' : 'down', detail: component.detail, latencyMs: component.latencyMs },
+      { status: component.status, detail: component.detail, latencyMs: component.latencyMs },
     ]),
   );
 }
@@ -27,7 +27,7 @@ const HealthWire = z
     checkedAt: z.string(),
     components: z.record(
       z.string(),
-      z.object({ status: z.enum(['up', 'down']), detail: z.string().nullable(), latencyMs: z.number().nullable() }),
+      z.object({ status: z.enum(['up', 'degraded', 'down']), detail: z.string().nullable(), latencyMs: z.number().nullable() }),
     ),
   })
   .meta({ id: 'Health' });

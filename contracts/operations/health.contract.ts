@@ -6,7 +6,7 @@ import { VERSION } from '../version.js';
 
 /** Liveness, readiness and the deep check (seed 002, Health and observability). */
 
-const Indicator = z.object({ status: z.enum(['up', 'down']), message: z.string().optional() });
+const Indicator = z.object({ status: z.enum(['up', 'degraded', 'down']), message: z.string().optional() });
 const ReadinessWire = z
   .object({
     status: z.enum(['ok', 'error']),
@@ -14,12 +14,25 @@ const ReadinessWire = z
     error: z.record(z.string(), Indicator),
     details: z.record(z.string(), Indicator),
   })
-  .meta({ id: 'Readiness', description: 'Each dependency as up or down; 503 when one is down.' });
+  .meta({
+    id: 'Readiness',
+    description:
+      'Each dependency as up, degraded or down; 503 when one is down. A degraded dependency works with a limit ' +
+      '(its `message` says which, e.g. a virus scanner that knows only the EICAR test file): it is listed under `info` and ' +
+      'the service stays ready.',
+  });
 
-/** Readiness in the `{status, info, error, details}` shape operations monitors expect. */
+/**
+ * Readiness in the `{status, info, error, details}` shape operations monitors expect. A
+ * degraded component does not make the service unready: traffic it cannot serve would be
+ * no better served by taking the instance out of rotation (docs/adr).
+ */
 function readiness(health: ServiceHealthData): WireResponse {
   const entry = (component: ServiceHealthData['components'][number]) =>
-    [component.name, component.up ? { status: 'up' } : { status: 'down', message: component.detail ?? 'down' }] as const;
+    [
+      component.name,
+      component.status === 'up' ? { status: 'up' } : { status: component.status, message: component.detail ?? component.status },
+    ] as const;
   const up = health.components.filter((component) => component.up);
   const down = health.components.filter((component) => !component.up);
   return {
@@ -38,7 +51,9 @@ export const operationsHealth = defineOperation({
   name: 'operationsHealth',
   kind: 'query',
   summary: 'Readiness probe',
-  description: 'Checks the relational database, cache, identity (signing keys) and object storage when configured.',
+  description:
+    'Checks the relational database, migrations, identity (signing keys), the document store (a writable directory, or the ' +
+    'S3 bucket), the virus scanner (clamd answers PING; the built-in scanner is degraded) and the cache when configured.',
   tags: ['health'],
   access: publicAccess(),
   output: ServiceHealth,

@@ -13,7 +13,7 @@ const HealthWire = z
     checkedAt: z.string(),
     components: z.record(
       z.string(),
-      z.object({ status: z.enum(['up', 'down']), detail: z.string().nullable(), latencyMs: z.number().nullable() }),
+      z.object({ status: z.enum(['up', 'degraded', 'down']), detail: z.string().nullable(), latencyMs: z.number().nullable() }),
     ),
   })
   .meta({ id: 'ResearchHealthStatus' });
@@ -41,7 +41,7 @@ export const researchHealth = defineOperation({
         components: Object.fromEntries(
           health.components.map((component) => [
             component.name,
-            { status: component.up ? 'up' : 'down', detail: component.detail, latencyMs: component.latencyMs },
+            { status: component.status, detail: component.detail, latencyMs: component.latencyMs },
           ]),
         ),
       },

@@ -5,7 +5,10 @@ export const HealthComponent = z
   .object({
     name: z.string().describe('database, migrations, search, …'),
     up: z.boolean(),
-    detail: z.string().nullable().describe('Why the component is down, or a short fact about it.'),
+    status: z
+      .enum(['up', 'degraded', 'down'])
+      .describe('`degraded`: working, with a limit an operator should know of (see `detail`); readiness stays ready.'),
+    detail: z.string().nullable().describe('Why the component is down or degraded, or a short fact about it.'),
     latencyMs: z.number().nullable().describe('How long the check took, in milliseconds.'),
   })
   .meta({ id: 'HealthComponent', description: 'State of one dependency of a service.', shareable: true });
@@ -13,7 +16,7 @@ export const HealthComponent = z
 export const ServiceHealth = z
   .object({
     service: z.string(),
-    status: z.enum(['ok', 'down']).describe('`ok` when every component is up, otherwise `down`.'),
+    status: z.enum(['ok', 'down']).describe('`ok` when every component is up or degraded, otherwise `down`.'),
     version: z.string(),
     checkedAt: z.string().describe('When the check ran (ISO 8601).'),
     components: z.array(HealthComponent),

@@ -2,6 +2,8 @@ import { connect, type Socket } from 'node:net';
 import { DocumentError } from './documents.errors.js';
 import type { ScanVerdict, VirusScanner } from './virus-scanner.js';
 
+/** How long readiness waits for clamd's PONG. */
+const PING_TIMEOUT_MS = 3000;
 /** Largest piece sent in one INSTREAM chunk. */
 const PIECE = 64 * 1024;
 
@@ -70,7 +72,7 @@ export class ClamdScanner implements VirusScanner {
   }
 
   async check(): Promise<{ up: boolean; detail: string }> {
-    const { socket, reply } = await this.open('zPING\0');
+    const { socket, reply } = await this.open('zPING\0', PING_TIMEOUT_MS);
     try {
       const answer = (await reply).trim();
       return { up: answer === 'PONG', detail: `clamd at ${this.host}:${this.port} answered ${answer}` };
@@ -80,10 +82,10 @@ export class ClamdScanner implements VirusScanner {
   }
 
   /** A connection with `command` sent, and its reply to come. */
-  private open(command: string): Promise<{ socket: Socket; reply: Promise<string> }> {
+  private open(command: string, timeoutMs = this.timeoutMs): Promise<{ socket: Socket; reply: Promise<string> }> {
     return new Promise((resolve, reject) => {
       const socket = connect({ host: this.host, port: this.port });
-      socket.setTimeout(this.timeoutMs, () => socket.destroy(new Error(`clamd did not answer within ${this.timeoutMs} ms`)));
+      socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`clamd did not answer within ${timeoutMs} ms`)));
       const reply = replyOf(socket);
       reply.catch(() => undefined);
       socket.once('error', (error) => reject(DocumentError.scanUnavailable(error)));

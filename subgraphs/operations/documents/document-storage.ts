@@ -14,7 +14,7 @@ export interface DocumentStorage {
   readonly local: LocalObjectStore | undefined;
   readonly signer: UrlSigner;
   readonly scanner: VirusScanner;
-  /** Readiness components of what is configured: the S3 store, clamd. */
+  /** Readiness components: the object store (local directory or S3 bucket) and the virus scanner. */
   readonly checks: Readonly<Record<string, HealthCheck>>;
 }
 
@@ -27,8 +27,9 @@ export function documentStorage(config: Config, secrets: SecretBox): DocumentSto
   const local = config.s3 ? undefined : new LocalObjectStore(config.dataDir, signer, config.publicBaseUrl ?? '');
   const store = config.s3 ? new S3ObjectStore(config.s3) : local!;
   const scanner: VirusScanner = config.clamdUrl ? new ClamdScanner(config.clamdUrl) : new BuiltInScanner();
-  const checks: Record<string, HealthCheck> = {};
-  if (config.s3) checks.objectStorage = () => store.check();
-  if (scanner.check) checks.virusScanner = () => scanner.check!();
+  const checks: Record<string, HealthCheck> = {
+    objectStorage: () => store.check(),
+    virusScanner: () => scanner.check(),
+  };
   return { store, local, signer, scanner, checks };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, constants, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DocumentError } from './documents.errors.js';
@@ -71,10 +71,16 @@ export class LocalObjectStore implements ObjectStore {
     await rm(this.path(key), { force: true });
   }
 
+  /** Writes and removes a probe file: permissions alone say too little (a read-only mount, a full disk, a file in the way). */
   async check(): Promise<{ up: boolean; detail: string }> {
     await mkdir(this.root, { recursive: true });
-    await access(this.root, constants.W_OK);
-    return { up: true, detail: `local store at ${this.root}` };
+    const probe = join(this.root, `.ready-${randomUUID()}`);
+    try {
+      await writeFile(probe, 'ready');
+    } finally {
+      await rm(probe, { force: true });
+    }
+    return { up: true, detail: `local store at ${this.root} is writable` };
   }
 
   /** Writes an upload to `key`: at most `max` bytes (else nothing is kept), in place only once complete. */
