@@ -89,7 +89,11 @@ export interface Config {
   readonly workspaceOwnIssuer: boolean;
   /** Other OpenID issuers whose access tokens the research workspace API trusts. */
   readonly workspaceIssuers: readonly WorkspaceIssuerConfig[];
-  /** Live credits a signed-in user's workspace gets when their first call creates it. */
+  /**
+   * Live credits a signed-in user's workspace gets when their first call creates it: by
+   * default `DEMO_WELCOME_CREDITS` while the demo is on and no LLM is configured (credits then
+   * buy only the built-in offline assistant and researcher, which cost nothing), else 0.
+   */
   readonly researchWelcomeCredits: number;
   /** The identity provider the console at `/app` signs people in with; unset, our own with its built-in console client. */
   readonly console: ConsoleSignIn | undefined;
@@ -145,6 +149,9 @@ function optional(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
 }
+
+/** What a signed-in user's new workspace gets on default settings (demo on, no LLM), so the console works at once. */
+export const DEMO_WELCOME_CREDITS = 300;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = optional(env, name);
@@ -387,6 +394,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const llmBaseUrl = url(env, 'LLM_BASE_URL', HTTP);
   const issuers = workspaceIssuers(env);
+  const demoResearch = boolean(env, 'DEMO_RESEARCH', true);
   return {
     role,
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -418,7 +426,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey: secretsKey(env),
     ...superAdmin(env),
     demoOperations: boolean(env, 'DEMO_OPERATIONS', true),
-    demoResearch: boolean(env, 'DEMO_RESEARCH', true),
+    demoResearch,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: optional(env, 'MAIL_FROM') ?? 'Qantara <no-reply@qantara.local>',
     challengeSecret: optional(env, 'CHALLENGE_SECRET'),
@@ -428,7 +436,7 @@ export function loadConfig(env: Env = process.env): Config {
     clamdUrl: clamdUrl(env),
     workspaceOwnIssuer: boolean(env, 'WORKSPACE_OWN_ISSUER', true),
     workspaceIssuers: issuers,
-    researchWelcomeCredits: integer(env, 'RESEARCH_WELCOME_CREDITS', 0, 0, 1_000_000),
+    researchWelcomeCredits: integer(env, 'RESEARCH_WELCOME_CREDITS', demoResearch && !llmBaseUrl ? DEMO_WELCOME_CREDITS : 0, 0, 1_000_000),
     console: consoleSignIn(env, issuers),
   };
 }
