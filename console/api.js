@@ -42,6 +42,7 @@ export function workspaceApi(session) {
   const key = (id) => `/api-keys/${encodeURIComponent(id)}`;
   return {
     workspace: () => call('GET', '/workspace'),
+    signOut: () => call('POST', '/sign-out'),
     threads: () => call('GET', '/threads?limit=100'),
     thread: (id) => call('GET', thread(id)),
     createThread: (message) => call('POST', '/threads', { message }),

@@ -21,18 +21,17 @@ const app = {
   dirty: false,
 };
 
+/** Shows a message (text, or nodes made with `h`) in the notice line. */
 function notify(message, kind = 'info') {
   const notice = byId('notice');
   notice.className = kind;
-  notice.textContent = message;
+  fill(notice, message);
 }
 
 /** Shows what went wrong in words; a lost session goes back to signing in. */
 function failed(error) {
   if (error instanceof SignedOut) return showSignedOut('Your session ended; sign in again.');
-  if (error instanceof ApiError && error.status === 402) {
-    return notify(`${error.message} Top up on the Credits page.`, 'error');
-  }
+  if (error instanceof ApiError && error.status === 402) return notify(views.notEnoughCredits(error.body ?? {}), 'error');
   notify(error instanceof Error ? error.message : String(error), 'error');
 }
 
@@ -93,6 +92,10 @@ async function showCase(id) {
     byId('case'),
     views.caseView(view, {
       startResearch: guarded(async () => {
+        const missing = views.missingDetails(view.gapAssessment);
+        if (missing && !confirm(`This case still needs details. Missing: ${missing}. Start research anyway, for 30 credits?`)) {
+          return notify(`Research not started. Add ${missing} in a reply, then start research.`);
+        }
         const started = await app.api.startResearch(id);
         notify(
           started.reused
@@ -195,6 +198,16 @@ async function showKeys(issued) {
   if (issued) byId('new-secret')?.focus?.();
 }
 
+/**
+ * Has the workspace API refuse this person's access tokens from now on, then forgets them and
+ * ends the provider's session. The tokens are forgotten even when the API cannot be reached.
+ */
+async function signOut() {
+  app.stopWatching?.();
+  await app.api.signOut().catch(() => undefined);
+  app.session.signOut();
+}
+
 async function start() {
   try {
     app.session = await Session.open();
@@ -207,6 +220,7 @@ async function start() {
   } catch (error) {
     notify(error.message, 'error');
   }
+  if (!app.session.signedIn && app.session.resumable) return app.session.signIn(location.hash);
   if (!app.session.signedIn) return showSignedOut();
   app.api = workspaceApi(app.session);
   app.live = liveUpdates(app.session);
@@ -216,7 +230,7 @@ async function start() {
   fill(
     byId('who'),
     h('span', { dir: 'auto', title: person.email }, person.name),
-    h('button', { type: 'button', id: 'sign-out', onclick: () => app.session.signOut() }, 'Sign out'),
+    h('button', { type: 'button', id: 'sign-out', onclick: signOut }, 'Sign out'),
   );
   byId('new-case').addEventListener(
     'submit',

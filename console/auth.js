@@ -1,11 +1,16 @@
 /**
  * Signing in at the identity provider: OAuth 2.0 authorization code with PKCE (S256) as a
- * public client (no secret in the page), tokens kept for this tab only (sessionStorage),
- * the access token refreshed with the rotating refresh token shortly before it expires.
+ * public client (no secret in the page). Tokens live in this page's memory only — never in
+ * `localStorage` or `sessionStorage`, where any script of the origin could read them
+ * (docs/adr/0021-console-tokens.md). The access token is refreshed with the rotating refresh token shortly
+ * before it expires. A reload forgets them: the console then signs in again at once through
+ * the provider's own session (its httpOnly cookie), which asks nothing while it lasts.
+ * Only what must survive the redirect is kept for the tab: the PKCE verifier, state and
+ * nonce until the provider answers, and a flag saying the tab was signed in.
  */
 
-const SESSION = 'qantara.console.session';
 const PENDING = 'qantara.console.pending';
+const RESUME = 'qantara.console.resume';
 
 const base64url = (bytes) =>
   btoa(String.fromCharCode(...new Uint8Array(bytes)))
@@ -36,7 +41,7 @@ export class Session {
   constructor(config, provider) {
     this.#config = config;
     this.#provider = provider;
-    this.#tokens = JSON.parse(sessionStorage.getItem(SESSION) ?? 'null');
+    this.#tokens = null;
   }
 
   /** Reads the console's configuration and the provider's discovery document. */
@@ -59,6 +64,11 @@ export class Session {
     return this.#tokens !== null;
   }
 
+  /** This tab was signed in before the page was loaded again: sign in again through the provider's session. */
+  get resumable() {
+    return sessionStorage.getItem(RESUME) !== null;
+  }
+
   /** Who is signed in, as the ID token says. */
   get person() {
     const claims = this.#tokens?.claims ?? {};
@@ -67,6 +77,7 @@ export class Session {
 
   /** Sends the browser to the provider; `returnTo` (a `#/…` route) is restored after. */
   async signIn(returnTo = location.hash) {
+    sessionStorage.removeItem(RESUME);
     const pending = { verifier: random(), state: random(16), nonce: random(16), returnTo };
     sessionStorage.setItem(PENDING, JSON.stringify(pending));
     const url = new URL(this.#provider.authorization_endpoint);
@@ -103,6 +114,7 @@ export class Session {
       this.#forget();
       throw new SignInError('The sign-in answer did not match this tab; sign in again.');
     }
+    sessionStorage.setItem(RESUME, '1');
     return pending.returnTo;
   }
 
@@ -152,11 +164,10 @@ export class Session {
       claims: body.id_token ? claimsOf(body.id_token) : (previous.claims ?? {}),
       expiresAt: Date.now() + (Number(body.expires_in) || 300) * 1000,
     };
-    sessionStorage.setItem(SESSION, JSON.stringify(this.#tokens));
   }
 
   #forget() {
     this.#tokens = null;
-    sessionStorage.removeItem(SESSION);
+    sessionStorage.removeItem(RESUME);
   }
 }

@@ -45,6 +45,19 @@ export function caseList(items, selectedId) {
   );
 }
 
+/** What a case lacks before research, in words (`Target users, Problem`); undefined when nothing is missing. */
+export function missingDetails(gaps) {
+  if (gaps.readinessStatus !== 'needs_details' || gaps.missingFields.length === 0) return undefined;
+  return gaps.missingFields.map(label).join(', ');
+}
+
+/** A 402 in words, pointing at this console's own top-up. */
+export function notEnoughCredits(body) {
+  const { requiredCredits: needs, creditBalance: holds } = body;
+  const amounts = Number.isInteger(needs) && Number.isInteger(holds) ? ` This needs ${needs} credits and your workspace has ${holds}.` : '';
+  return [`Not enough credits.${amounts} `, h('a', { href: '#/credits' }, 'Add credits on the Credits page'), '.'];
+}
+
 function readiness(gaps) {
   const missing = gaps.missingFields.map(label).join(', ');
   return h(

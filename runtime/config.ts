@@ -105,7 +105,11 @@ export interface Config {
   readonly workspaceOwnIssuer: boolean;
   /** Other OpenID issuers whose access tokens the research workspace API trusts. */
   readonly workspaceIssuers: readonly WorkspaceIssuerConfig[];
-  /** Live credits a signed-in user's workspace gets when their first call creates it. */
+  /**
+   * Live credits a signed-in user's workspace gets when their first call creates it: by
+   * default `DEMO_WELCOME_CREDITS` while the demo is on and no LLM is configured (credits then
+   * buy only the built-in offline assistant and researcher, which cost nothing), else 0.
+   */
   readonly researchWelcomeCredits: number;
   /** The identity provider the console at `/app` signs people in with; unset, our own with its built-in console client. */
   readonly console: ConsoleSignIn | undefined;
@@ -161,6 +165,9 @@ function optional(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
 }
+
+/** What a signed-in user's new workspace gets on default settings (demo on, no LLM), so the console works at once. */
+export const DEMO_WELCOME_CREDITS = 300;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = optional(env, name);
@@ -422,6 +429,7 @@ export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   // Demo users share a published password: only a throw-away embedded database gets them unasked.
   const demoByDefault = databaseUrl === undefined;
+  const demoResearch = boolean(env, 'DEMO_RESEARCH', demoByDefault);
   return {
     role,
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -454,7 +462,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey: secretsKey(env),
     ...superAdmin(env),
     demoOperations: boolean(env, 'DEMO_OPERATIONS', demoByDefault),
-    demoResearch: boolean(env, 'DEMO_RESEARCH', demoByDefault),
+    demoResearch,
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
@@ -466,7 +474,7 @@ export function loadConfig(env: Env = process.env): Config {
     clamdUrl: clamdUrl(env),
     workspaceOwnIssuer: boolean(env, 'WORKSPACE_OWN_ISSUER', true),
     workspaceIssuers: issuers,
-    researchWelcomeCredits: integer(env, 'RESEARCH_WELCOME_CREDITS', 0, 0, 1_000_000),
+    researchWelcomeCredits: integer(env, 'RESEARCH_WELCOME_CREDITS', demoResearch && !llmBaseUrl ? DEMO_WELCOME_CREDITS : 0, 0, 1_000_000),
     console: consoleSignIn(env, issuers),
   };
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { researchUser, type Access, type ResearchUserAccess } from '../access.js';
 import { WORKSPACE_RESOURCE_PATH } from '../identity.js';
 import { defineOperation, type OperationContract, type RestBinding } from '../operation.js';
@@ -73,6 +74,18 @@ export const researchWorkspace = defineOperation({
   rest: { method: 'GET', path: `${WORKSPACE_RESOURCE_PATH}/workspace` },
 });
 
+export const researchWorkspaceSignOut = defineOperation({
+  service: 'research',
+  name: 'researchWorkspaceSignOut',
+  kind: 'mutation',
+  summary: 'Sign out of the workspace API',
+  description: `Refuses, from the next call on, the access token presented and every other one issued to this person up to this second (a token issued later is admitted). Call it before ending the session at the identity provider; a refresh token the provider still honours gets new access tokens. ${SIGNED_IN}`,
+  tags: ['workspace'],
+  access: researchUser(),
+  output: z.object({ signedOut: z.boolean() }).meta({ id: 'ResearchWorkspaceSignOut' }),
+  rest: { method: 'POST', path: `${WORKSPACE_RESOURCE_PATH}/sign-out` },
+});
+
 const threads = `${WORKSPACE_RESOURCE_PATH}/threads`;
 
 export const researchWorkspaceThreads = forSignedInUser(researchThreads, 'researchWorkspaceThreads', { path: threads });
@@ -110,6 +123,7 @@ export const researchWorkspaceRevokeApiKey = forSignedInUser(researchRevokeApiKe
 /** Every workspace operation, in the order the OpenAPI description lists them. */
 export const WORKSPACE_CONTRACTS: readonly OperationContract[] = [
   researchWorkspace,
+  researchWorkspaceSignOut,
   researchWorkspaceThreads,
   researchWorkspaceThread,
   researchWorkspaceCreateThread,

@@ -20,6 +20,7 @@ import {
 import {
   type SignedIn,
   researchWorkspace,
+  researchWorkspaceSignOut,
   researchWorkspaceApiKeys,
   researchWorkspaceAppendMessage,
   researchWorkspaceBilling,
@@ -117,6 +118,7 @@ export function researchOperations(services: Services): Implementation[] {
     implement(researchThreadEvents, (input, { ctx, caller }) => threads.events(ctx.em, caller, input)),
     ...keyAndUser(researchThreadWatch, researchWorkspaceThreadWatch, (input, { ctx, caller }) => watch(ctx.em, caller, input.threadId)),
     implement(researchWorkspace, (_input, { ctx, caller }) => workspaces.read(ctx.em, caller.workspaceId)),
+    implement(researchWorkspaceSignOut, (_input, { ctx, caller }) => workspaces.signOut(ctx.em, caller.workspaceId)),
     implement(researchAdminCreateWorkspace, (input, { ctx }) => workspaces.adminCreate(ctx.em, input)),
     implement(researchAdminGrantCredits, (input, { ctx }) => workspaces.grant(ctx.em, input)),
   ];

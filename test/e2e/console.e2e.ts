@@ -12,20 +12,34 @@ import type { TestStack } from '../support/stack.js';
  * the way a person uses it: sign in at our provider (code + PKCE), start a case and see the
  * assistant's reply arrive live (the `threadUpdated` subscription; the LLM is a loopback
  * fake held until the page shows the pending reply), start research and read the summary,
- * start a top-up, create a key (its secret shown once), rotate and revoke it, refresh an
- * expired access token, sign out. Screenshots
+ * start a top-up, create a key (its secret shown once), rotate and revoke it, refresh a
+ * refused access token, come back after a reload, sign out — with no token ever in web storage. Screenshots
  * of each step are kept under `artifacts/console/`.
  */
 
 // Functions given to `evaluate` run in Chromium; these are the DOM names they use.
 declare function getComputedStyle(element: unknown): { direction: string };
 declare const window: { consoleMarker?: string };
-declare const sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
-interface StoredTokens {
-  accessToken: string;
-  refreshToken: string;
-  expiresAt: number;
+interface WebStorage {
+  readonly length: number;
+  key(index: number): string | null;
+  getItem(key: string): string | null;
 }
+declare const sessionStorage: WebStorage;
+declare const localStorage: WebStorage;
+
+/** Every entry of both web storages, as the page's own scripts could read them. */
+const storedByPage = () =>
+  page.evaluate(() => {
+    const entries: string[] = [];
+    for (const storage of [localStorage, sessionStorage]) {
+      for (let index = 0; index < storage.length; index += 1) {
+        const key = storage.key(index)!;
+        entries.push(`${key}=${storage.getItem(key)}`);
+      }
+    }
+    return entries;
+  });
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'artifacts', 'console');
 const WELCOME = 100;
@@ -37,6 +51,9 @@ let stripe: FakeStripe;
 let browser: Browser;
 let page: Page;
 const problems: string[] = [];
+/** Every token the token endpoint gave the page, and the grant types the page asked for. */
+const issued: Array<{ access_token?: string; refresh_token?: string; id_token?: string }> = [];
+const grants: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 
@@ -72,6 +89,14 @@ beforeAll(async () => {
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/oidc/token')
+      grants.push(new URLSearchParams(request.postData() ?? '').get('grant_type') ?? '');
+  });
+  page.on('response', (response) => {
+    if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/oidc/token' && response.ok())
+      void response.json().then((body: (typeof issued)[number]) => issued.push(body));
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -105,6 +130,7 @@ describe('the console', () => {
   it('signs a person in at the identity provider with code + PKCE', async () => {
     await page.goto(`${stack.url}/app/`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.locator('#nav').isVisible()).toBe(false);
     await shot('01-signed-out');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/oidc\/interaction\//);
@@ -196,26 +222,59 @@ describe('the console', () => {
     await shot('09-key-revoked');
   });
 
-  it('refreshes an expired access token with the rotating refresh token, without asking to sign in again', async () => {
-    const before = await page.evaluate(() => JSON.parse(sessionStorage.getItem('qantara.console.session')!) as StoredTokens);
-    await page.evaluate(() => {
-      const tokens = JSON.parse(sessionStorage.getItem('qantara.console.session')!) as StoredTokens;
-      sessionStorage.setItem('qantara.console.session', JSON.stringify({ ...tokens, expiresAt: 0 }));
-    });
-    // A new page load: the console reads the stored (expired) tokens.
-    await page.goto(`${stack.url}/app/#/credits`);
-    await page.reload();
-    await page.locator('#credit-balance').waitFor();
-    const after = await page.evaluate(() => JSON.parse(sessionStorage.getItem('qantara.console.session')!) as StoredTokens);
-    expect(after.accessToken).not.toBe(before.accessToken);
-    expect(after.refreshToken).not.toBe(before.refreshToken);
-    expect(after.expiresAt).toBeGreaterThan(Date.now());
+  it('keeps no token where the page’s scripts could read it: neither localStorage nor sessionStorage', async () => {
+    const tokens = issued.flatMap((body) => [body.access_token, body.refresh_token, body.id_token]).filter(Boolean) as string[];
+    expect(tokens.length).toBeGreaterThanOrEqual(3);
+    const stored = (await storedByPage()).join('\n');
+    for (const token of tokens) expect(stored).not.toContain(token);
+    expect(stored).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+    expect(stored).not.toMatch(/access|refresh|token/i);
   });
 
-  it('signs out at the provider and comes back signed out', async () => {
+  it('refreshes a refused access token with the rotating refresh token, without asking to sign in again', async () => {
+    const logged = problems.length;
+    const refreshes = grants.filter((grant) => grant === 'refresh_token').length;
+    const answers = issued.length;
+    const before = issued.at(-1)!;
+    let refused = false;
+    await page.route('**/api/chat/billing', async (route) => {
+      if (refused) return route.continue();
+      refused = true;
+      await route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ error: 'Invalid access token' }) });
+    });
+    await page.getByRole('link', { name: 'Cases' }).click();
+    await page.getByRole('link', { name: 'Credits' }).click();
+    await page.locator('#credit-balance').waitFor();
+    await page.unroute('**/api/chat/billing');
+    expect(refused).toBe(true);
+    expect(grants.filter((grant) => grant === 'refresh_token')).toHaveLength(refreshes + 1);
+    await expect.poll(() => issued.length).toBe(answers + 1);
+    const after = issued.at(-1)!;
+    expect(after.access_token).not.toBe(before.access_token);
+    expect(after.refresh_token).toBeDefined();
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    // The browser logs the refused call itself; nothing else may go wrong.
+    expect(problems.splice(logged).filter((problem) => !/status of 401/.test(problem))).toEqual([]);
+  });
+
+  it('after a reload signs in again through the provider’s session, asking nothing, and still stores no token', async () => {
+    const codes = grants.filter((grant) => grant === 'authorization_code').length;
+    await page.reload();
+    await page.locator('#credit-balance').waitFor();
+    expect(new URL(page.url()).hash).toBe('#/credits');
+    expect(grants.filter((grant) => grant === 'authorization_code')).toHaveLength(codes + 1);
+    const stored = (await storedByPage()).join('\n');
+    for (const body of issued) expect(stored).not.toContain(body.access_token);
+  });
+
+  it('signs out at the provider and comes back signed out; the last access token is refused at once', async () => {
+    const last = issued.at(-1)!.access_token!;
+    expect((await call(stack, last, 'GET', '/api/chat/workspace')).status).toBe(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Yes, sign me out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.locator('#nav').isVisible()).toBe(false);
+    expect((await call(stack, last, 'GET', '/api/chat/workspace')).status).toBe(401);
     await shot('10-signed-out-again');
     expect(problems).toEqual([]);
   });

@@ -58,6 +58,7 @@ describe('GET /.well-known/openapi.json', () => {
         '/api/chat/api-keys/{apiKeyId}/rotate',
         '/api/chat/billing',
         '/api/chat/billing/top-ups',
+        '/api/chat/sign-out',
         '/api/chat/threads',
         '/api/chat/threads/{threadId}',
         '/api/chat/threads/{threadId}/messages',

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../runtime/config.js';
+import { ConfigError, DEMO_WELCOME_CREDITS, loadConfig } from '../../runtime/config.js';
 
 function configError(env: Record<string, string>): ConfigError {
   try {
@@ -84,7 +84,14 @@ describe('configuration', () => {
       console: { issuer: 'https://idp.example.org', clientId: 'research-console', scope: 'openid email profile' },
       researchWelcomeCredits: 25,
     });
-    expect(loadConfig({})).toMatchObject({ workspaceOwnIssuer: true, workspaceIssuers: [], console: undefined, researchWelcomeCredits: 0 });
+    expect(loadConfig({})).toMatchObject({ workspaceOwnIssuer: true, workspaceIssuers: [], console: undefined });
+  });
+
+  it('gives signed-in users welcome credits on default settings only: demo on and no LLM, whose work costs nothing', () => {
+    expect(loadConfig({}).researchWelcomeCredits).toBe(DEMO_WELCOME_CREDITS);
+    expect(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:9/v1' }).researchWelcomeCredits).toBe(0);
+    expect(loadConfig({ DEMO_RESEARCH: 'false' }).researchWelcomeCredits).toBe(0);
+    expect(loadConfig({ RESEARCH_WELCOME_CREDITS: '0' }).researchWelcomeCredits).toBe(0);
   });
 
   it('reads the site and API base URLs and the MCP origin allow-list', () => {

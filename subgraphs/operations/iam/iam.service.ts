@@ -86,8 +86,10 @@ export class IamService {
   }
 
   /**
-   * Spends a refresh token for a new pair. A token spent before means it leaked: its
-   * whole sign-in is revoked, committed on its own even though the call is refused.
+   * Spends a refresh token for a new pair; the access token issued with the spent one is
+   * revoked at once (the guard reads the revocation list on every call). A token spent
+   * before means it leaked: its whole sign-in is revoked, committed on its own even though
+   * the call is refused.
    */
   async refresh(em: EntityManager, token: string): Promise<LoginData> {
     const [spent] = await em.execute<Array<{ user_id: string; family_id: string }>>(
@@ -96,6 +98,14 @@ export class IamService {
        returning "user_id", "family_id"`,
       [sha256Hex(token)],
     );
+    if (spent) {
+      await em.execute(
+        `insert into "operations"."revoked_access_token" ("jti", "expires_at")
+         select "access_jti", "created_at" + interval '${TOKEN_LIFETIME.accessSeconds} seconds' from "operations"."refresh_token"
+         where "token_hash" = ? on conflict do nothing`,
+        [sha256Hex(token)],
+      );
+    }
     if (!spent) {
       const [known] = await em.execute<Array<{ family_id: string; rotated: boolean }>>(
         `select "family_id", "rotated_at" is not null as "rotated" from "operations"."refresh_token" where "token_hash" = ?`,

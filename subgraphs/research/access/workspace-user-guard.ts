@@ -6,7 +6,7 @@ import type { Guard } from '../../shared/contracts/implementation.js';
 import { AccessTokenError, OidcTokenVerifiers, type OidcIssuerTrust, type VerifiedAccessToken } from '../../shared/oidc-token-verifier.js';
 import type { PublicOrigin } from '../../shared/subgraph.js';
 import { ResearchError } from '../research.errors.js';
-import type { WorkspaceService } from '../workspaces/workspace.service.js';
+import type { OwnedWorkspace, WorkspaceService } from '../workspaces/workspace.service.js';
 import { bearerKey } from './key-secret.js';
 import type { WorkspaceActor } from './workspace-actor.js';
 
@@ -43,7 +43,9 @@ const claim = (value: unknown): string | undefined => (typeof value === 'string'
  * `typ`); the person it names — issuer and subject — is the owner of one workspace, created by
  * their first admitted call. No token → 401 `missing_access_token`, a refused one → 401
  * `invalid_access_token`, both pointing to the protected resource metadata; an issuer whose
- * keys cannot be fetched → 503. Invalid input is refused after the same check, creating nothing.
+ * keys cannot be fetched → 503. A token issued before its holder signed out on this API
+ * (`POST /api/chat/sign-out`) is refused too: the workspace read on every call says when.
+ * Invalid input is refused after the same checks, creating nothing.
  */
 export class WorkspaceUserGuard implements Guard<ResearchUserAccess> {
   private verifiers: OidcTokenVerifiers | undefined;
@@ -61,11 +63,21 @@ export class WorkspaceUserGuard implements Guard<ResearchUserAccess> {
       subject: token.subject,
       displayName: claim(token.claims.name) ?? claim(token.claims.email) ?? 'Workspace',
     });
+    this.refuseSignedOut(token, workspace);
     return { workspaceId: workspace.id, mode: 'live', issuer: token.issuer, subject: token.subject };
   }
 
   async refuse(ctx: SubgraphContext): Promise<void> {
-    await this.authenticate(ctx);
+    const token = await this.authenticate(ctx);
+    this.refuseSignedOut(token, await this.workspaces.owned(ctx.em, token));
+  }
+
+  /** A token issued up to the second of its holder's last sign-out (or without `iat`, after one) is refused. */
+  private refuseSignedOut(token: VerifiedAccessToken, workspace: OwnedWorkspace | undefined): void {
+    if (workspace?.signedOutSecond == null) return;
+    const issuedAt = typeof token.claims.iat === 'number' ? token.claims.iat : undefined;
+    if (issuedAt !== undefined && issuedAt > workspace.signedOutSecond) return;
+    throw ResearchError.invalidAccessToken(workspaceResource(this.config, this.origin()).metadata, 'its holder signed out');
   }
 
   private async authenticate(ctx: SubgraphContext): Promise<VerifiedAccessToken> {

@@ -3,7 +3,7 @@ import type { AnamnesisUpdate } from './anamnesis.js';
 
 /**
  * The offline assistant's reading of a message: labelled lines first (`Target users:
- * dentists`), then sentences sorted by cue words. Deterministic and modest by design: it
+ * dentists`, `المستخدمون: أصحاب الكلاب`), then sentences sorted by cue words. Deterministic and modest by design: it
  * keeps the user's own words rather than inventing any.
  */
 
@@ -19,6 +19,35 @@ const LABELS: ReadonlyArray<readonly [RegExp, AnamnesisField]> = [
   [/^(differentiation|unique value|advantage|usp|why us)$/, 'differentiation'],
   [/^(platforms?|channel)$/, 'platform'],
 ];
+
+/**
+ * Arabic labels, matched on the normalised label (see `arabicLabel`): with or without the
+ * article, and the usual spellings — `المستخدمون`, `العملاء`, `الفئة المستهدفة`, `المشكلة` or
+ * `المشكله`, `الحل` or `الحلول`, `الربح`, `نموذج الربح`, `الإيرادات`, …
+ */
+const ARABIC_LABELS: ReadonlyArray<readonly [RegExp, AnamnesisField]> = [
+  [/^(ال)?(فكره|منتج|ملخص|فكره المشروع)$/, 'ideaSummary'],
+  [
+    /^(ال)?(مستخدم|مستخدمون|مستخدمين|عميل|عملاء|زبائن|جمهور|جمهور المستهدف|فئه المستهدفه|فئات المستهدفه|شريحه المستهدفه|سوق|سوق المستهدف)$/,
+    'targetUsers',
+  ],
+  [/^(ال)?(مشكله|مشاكل|مشكلات)$/, 'problem'],
+  [/^(ال)?(حل|حلول|حل المقترح)$/, 'solution'],
+  [/^(ال)?(ربح|ارباح|ايرادات|دخل|تسعير|(نموذج|مصدر|مصادر|طريقه) (ال)?(ربح|عمل|ايرادات|دخل))$/, 'monetization'],
+  [/^(ال)?(منافس|منافسون|منافسين|منافسه|بدائل)$/, 'competitors'],
+  [/^(ال)?(ميزه|ميزه التنافسيه|تميز|ما يميزنا|قيمه المضافه)$/, 'differentiation'],
+  [/^(ال)?(منصه|منصات|قناه)$/, 'platform'],
+];
+
+/** An Arabic label as `ARABIC_LABELS` spells it: no diacritics or tatweel, one alif, `ة` as `ه`, `ى` as `ي`. */
+const arabicLabel = (label: string): string =>
+  label
+    .replace(/[\u064B-\u0652\u0670\u0640]/g, '')
+    .replace(/[أإآٱ]/g, 'ا')
+    .replace(/ة/g, 'ه')
+    .replace(/ى/g, 'ي')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 const CUES: ReadonlyArray<readonly [RegExp, TextField]> = [
   [
@@ -36,7 +65,7 @@ const COMPETITOR_CUE = /\b(competitors?|compete[sd]? with|alternatives?|similar 
 
 const sentencesOf = (text: string): string[] =>
   text
-    .split(/(?<=[.!?])\s+|\n+/)
+    .split(/(?<=[.!?؟])\s+|\n+/)
     .map((sentence) => sentence.trim())
     .filter(Boolean);
 
@@ -59,16 +88,21 @@ function targetPhrase(sentence: string): string {
   return (match?.[1] ?? sentence).trim();
 }
 
+function fieldOf(label: string): AnamnesisField | undefined {
+  const latin = label.toLowerCase();
+  const arabic = arabicLabel(label);
+  return LABELS.find(([pattern]) => pattern.test(latin))?.[1] ?? ARABIC_LABELS.find(([pattern]) => pattern.test(arabic))?.[1];
+}
+
 function labelled(line: string, update: AnamnesisUpdate): boolean {
-  const match = /^\s*([A-Za-z][A-Za-z ]{1,30}?)\s*[:–-]\s*(.+)$/.exec(line);
+  const match = /^\s*(?:[-•*]\s*)?(\p{L}[\p{L}\p{M} ]{1,30}?)\s*[:：–-]\s*(.+)$/u.exec(line);
   if (!match) return false;
-  const label = match[1]!.trim().toLowerCase();
-  const field = LABELS.find(([pattern]) => pattern.test(label))?.[1];
+  const field = fieldOf(match[1]!.trim());
   if (!field) return false;
   const value = match[2]!.trim();
   if (field === 'competitors')
     update.competitors = value
-      .split(/,|;|\band\b/)
+      .split(/,|،|;|؛|\band\b/)
       .map((name) => name.trim())
       .filter(Boolean);
   else update[field] = value;

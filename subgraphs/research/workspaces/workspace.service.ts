@@ -31,6 +31,19 @@ export interface WorkspaceOwner {
 
 type WorkspaceRow = { id: string; name: string; created_at: DbTime };
 
+/** A signed-in person's workspace, with the second up to which their access tokens are refused (their last sign-out). */
+export interface OwnedWorkspace extends WorkspaceData {
+  /** Seconds since the epoch, as a token's `iat`; null when they never signed out. */
+  readonly signedOutSecond: number | null;
+}
+
+type OwnedRow = WorkspaceRow & { signed_out_second: string | number | null };
+
+const ownedWorkspace = (row: OwnedRow): OwnedWorkspace => ({
+  ...workspaceData(row),
+  signedOutSecond: row.signed_out_second === null ? null : Number(row.signed_out_second),
+});
+
 const workspaceData = (row: WorkspaceRow): WorkspaceData => ({ id: row.id, name: row.name, createdAt: isoTime(row.created_at) });
 
 /**
@@ -62,7 +75,7 @@ export class WorkspaceService {
    * The workspace of a signed-in person, created by their first call. Two first calls at once
    * create one: the loser's insert waits on the owner's unique index, then finds the winner's.
    */
-  async forOwner(em: EntityManager, owner: WorkspaceOwner): Promise<WorkspaceData> {
+  async forOwner(em: EntityManager, owner: WorkspaceOwner): Promise<OwnedWorkspace> {
     const found = await this.owned(em, owner);
     if (found) return found;
     return em.transactional(async (work) => {
@@ -84,8 +97,14 @@ export class WorkspaceService {
           reason: 'welcome',
         });
       }
-      return workspaceData(row);
+      return { ...workspaceData(row), signedOutSecond: null };
     });
+  }
+
+  /** Refuses the person's access tokens issued up to this second, from their next call on. */
+  async signOut(em: EntityManager, workspaceId: string): Promise<{ signedOut: boolean }> {
+    await em.execute(`update "research"."workspace" set "signed_out_at" = now() where "id" = ?`, [workspaceId]);
+    return { signedOut: true };
   }
 
   async read(em: EntityManager, workspaceId: string): Promise<WorkspaceData> {
@@ -96,12 +115,14 @@ export class WorkspaceService {
     return workspaceData(row);
   }
 
-  private async owned(em: EntityManager, owner: WorkspaceOwner): Promise<WorkspaceData | undefined> {
-    const [row] = await em.execute<WorkspaceRow[]>(
-      `select "id", "name", "created_at" from "research"."workspace" where "owner_issuer" = ? and "owner_subject" = ?`,
+  /** The person's workspace, if their first call made it already. */
+  async owned(em: EntityManager, owner: Omit<WorkspaceOwner, 'displayName'>): Promise<OwnedWorkspace | undefined> {
+    const [row] = await em.execute<OwnedRow[]>(
+      `select "id", "name", "created_at", floor(extract(epoch from "signed_out_at")) as "signed_out_second"
+       from "research"."workspace" where "owner_issuer" = ? and "owner_subject" = ?`,
       [owner.issuer, owner.subject],
     );
-    return row && workspaceData(row);
+    return row && ownedWorkspace(row);
   }
 
   private async openBalances(em: EntityManager, workspaceId: string): Promise<void> {
