@@ -7,6 +7,7 @@ import { loadSubgraph } from '../subgraphs/load-subgraph.js';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import type { PublicOrigin } from '../subgraphs/shared/subgraph.js';
 import { SUBGRAPH_NAMES, type Config, type SubgraphName } from './config.js';
+import { logBanner, startupBanner } from './banner.js';
 import { DataDirInUseError, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { trustProxy } from './http/client-address.js';
 import { listen, type Listening } from './http/listen.js';
@@ -225,7 +226,13 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       databaseUrl: databaseUrl ?? config.databaseUrl,
       logger,
     });
-    return finish(config, logger, stack, http, metrics, databaseUrl, subscriptions);
+    const system = finish(config, logger, stack, http, metrics, databaseUrl, subscriptions);
+    // The demo data is made by the subgraphs this process runs; a separate gateway does not know of it.
+    const demo = config.role === 'all';
+    const demoEmails =
+      demo && config.demoOperations ? (await import('../subgraphs/operations/demo/first-start.js')).demoEmails() : undefined;
+    logBanner(logger, startupBanner({ origin: served.origin(), demoEmails, demoResearch: demo && config.demoResearch }));
+    return system;
   } catch (error) {
     await stack.unwind();
     throw error;

@@ -20,6 +20,9 @@ export const DEMO = {
   email: (role: OperationsRole) => `${role.toLowerCase()}@demo.qantara.local`,
 } as const;
 
+/** The demo organization's sign-in emails, one per role. */
+export const demoEmails = (): string[] => OPERATIONS_ROLES.map(DEMO.email);
+
 const OBJECTS = [
   ['NORTH', 'Северный карьер', 'Карагандинская область'],
   ['SOUTH', 'Южный карьер', 'Карагандинская область'],
