@@ -70,6 +70,12 @@ export interface Config {
   readonly opsSuperadminPassword: string | undefined;
   /** Load the demo organization (one user per role, objects, reference books) on first start. */
   readonly demoOperations: boolean;
+  /**
+   * With the demo organization, make its working records through the operations (assets, a fuel
+   * tank, personnel, a brigade, a supplier, stock, a draft shift report); on by default on the
+   * embedded database only.
+   */
+  readonly demoOperationsRecords: boolean;
   /** Create the demo research workspace (test key printed once, test credits) on first start. */
   readonly demoResearch: boolean;
   /** `smtp(s)://user:pass@host:port`; unset: mail is written as `.eml` files under `DATA_DIR/mail`. */
@@ -418,6 +424,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey: secretsKey(env),
     ...superAdmin(env),
     demoOperations: boolean(env, 'DEMO_OPERATIONS', true),
+    demoOperationsRecords: boolean(env, 'DEMO_OPERATIONS_RECORDS', optional(env, 'DATABASE_URL') === undefined),
     demoResearch: boolean(env, 'DEMO_RESEARCH', true),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: optional(env, 'MAIL_FROM') ?? 'Qantara <no-reply@qantara.local>',
