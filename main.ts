@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { configOrExit } from './runtime/config-or-exit.js';
 import { createLogger } from './runtime/logger.js';
-import { startSystem, type System } from './runtime/system.js';
+import { StartupRefusal, startSystem, type System } from './runtime/system.js';
 
 const config = configOrExit();
 
@@ -40,6 +40,9 @@ const starting: Promise<System> = startSystem(config, logger);
 try {
   await starting;
 } catch (error) {
-  logger.fatal({ err: error }, 'start-up failed');
+  // One line that says why, at any log level; the stack only where the failure is not one the operator can read.
+  const reason = error instanceof Error ? error.message : String(error);
+  if (error instanceof StartupRefusal) logger.fatal(`start-up failed: ${reason}`);
+  else logger.fatal({ err: error }, `start-up failed: ${reason}`);
   process.exit(1);
 }

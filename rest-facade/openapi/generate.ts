@@ -20,17 +20,16 @@ import { RATE_LIMIT_HEADERS, rateLimitHeaderRefs, SECURITY_SCHEMES } from './sec
  * error shape, and the error catalogue of the service.
  */
 
-const SERVICES: Readonly<Record<ServiceName, { title: string; version: string; description: string; namespaces: ErrorNamespace[] }>> = {
-  library: { title: 'Qantara library API', version: '1.0.0', description: LIBRARY_DESCRIPTION, namespaces: ['library', 'common', 'edge'] },
+/** Every document carries the one version of the build (package.json), as do the health bodies and the GraphQL page. */
+const SERVICES: Readonly<Record<ServiceName, { title: string; description: string; namespaces: ErrorNamespace[] }>> = {
+  library: { title: 'Qantara library API', description: LIBRARY_DESCRIPTION, namespaces: ['library', 'common', 'edge'] },
   research: {
     title: 'Qantara research API',
-    version: '1.0.0',
     description: 'Startup-idea research: cases with an asynchronous assistant, paid research runs, prepaid credits and scoped API keys.',
     namespaces: ['research', 'common', 'edge'],
   },
   operations: {
     title: 'Qantara operations API',
-    version: '0.1.0',
     description:
       'Multi-tenant operations core for mining enterprises. Errors are `application/problem+json`; `instance` is the request path.',
     namespaces: ['operations', 'common', 'edge'],
@@ -200,7 +199,7 @@ export function serviceOpenApi(service: ServiceName, contracts: readonly Operati
   }));
   return {
     openapi: '3.1.0',
-    info: { title: about.title, version: about.version, description: about.description, 'x-service-version': VERSION },
+    info: { title: about.title, version: VERSION, description: about.description },
     tags,
     paths,
     components: { schemas: builder.schemas.components, headers: RATE_LIMIT_HEADERS, securitySchemes: SECURITY_SCHEMES[service] },

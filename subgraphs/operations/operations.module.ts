@@ -128,10 +128,11 @@ export const operationsModule: SubgraphModule = {
     throttle: services.get(AttemptCounter).throttle,
   }),
   http: (services, _runtime, origin) => [services.get(OpenIdProvider).mount(origin)],
-  async onReady(runtime, services) {
+  async onReady(runtime, services, run) {
     const root = runtime.orm.em.fork();
-    await services.get(SigningKeys).load(root);
-    await firstStart(root, services.get(IamService), runtime.config, runtime.logger.child({ component: 'first-start' }));
+    const keys = services.get(SigningKeys);
+    await keys.load(root);
+    await firstStart(root, services.get(IamService), runtime.config, runtime.logger.child({ component: 'first-start' }), { run, keys });
     services.get(WebhookDispatcher).start();
     services.get(EventPruner).start();
   },

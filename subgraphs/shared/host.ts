@@ -81,7 +81,9 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
             yield* await pipeline.openStream(name, ctx, (input ?? {}) as Record<string, unknown>, signal, body);
           }
         : undefined;
-    await module.onReady?.(runtime, services);
+    await module.onReady?.(runtime, services, (contract, args, request) =>
+      pipeline.run(contract, { ...subgraphContext(orm, logger, request.headers), em: request.em }, args),
+    );
     await queues.start();
     return {
       name: module.name,

@@ -7,7 +7,8 @@ import { buildSchema, createResolversMap, type ClassType } from 'type-graphql';
 import type { OperationContract } from '../../contracts/operation.js';
 import type { Config, SubgraphName } from '../../runtime/config.js';
 import type { Logger } from '../../runtime/logger.js';
-import type { SubgraphContext } from './context.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestHeaders, SubgraphContext } from './context.js';
 import type { Bindings } from './contracts/implementation.js';
 import { contractResolverClasses, type ContractRuntime } from './contracts/resolvers.js';
 import type { SubgraphDatabase, SubgraphOrm } from './orm.js';
@@ -56,11 +57,23 @@ export interface SubgraphModule {
    * Called once per serving process, when its HTTP app is made.
    */
   readonly http?: (services: Services, runtime: SubgraphRuntime, origin: PublicOrigin) => readonly HttpMount[];
-  /** Work done once after migrations, e.g. loading the demo library. */
-  readonly onReady?: (runtime: SubgraphRuntime, services: Services) => Promise<void>;
+  /** Work done once after migrations, e.g. loading the demo library; `run` calls the module's own operations. */
+  readonly onReady?: (runtime: SubgraphRuntime, services: Services, run: RunOperation) => Promise<void>;
   /** Work done before the database closes, e.g. stopping what `onReady` started in these services. */
   readonly onClose?: (services: Services) => Promise<void>;
 }
+
+/**
+ * Runs one of the subgraph's own operations in-process through its pipeline — input validated by
+ * the contract, the caller admitted by its guard from `headers`, the service method inside the
+ * module's wrapper — as a request with those headers would, on `em` (a transaction of the caller's
+ * makes the calls part of it). For work the process does as a user, e.g. making demo records.
+ */
+export type RunOperation = (
+  contract: OperationContract,
+  args: Record<string, unknown>,
+  request: { readonly em: EntityManager; readonly headers: RequestHeaders },
+) => Promise<unknown>;
 
 /**
  * Where clients reach the process: `PUBLIC_BASE_URL`, else the origin its server is bound

@@ -42,6 +42,8 @@ export interface RoleProcessOptions {
   readonly name?: string;
   /** Start from this process's whole environment (a benchmark run with the operator's settings), not a clean one. */
   readonly inheritEnv?: boolean;
+  /** Run it as a terminal runs a command: leader of its own process group, which `interrupt()` signals as Ctrl-C does. */
+  readonly processGroup?: boolean;
 }
 
 /** One role process; `start` again after `kill` or `stop` runs it anew with the same configuration. */
@@ -51,6 +53,10 @@ export class RoleProcess {
   private exit: Promise<void> = Promise.resolve();
   private readonly tail: string[] = [];
   private address = '';
+  /** Every line the process wrote since its last start, stdout and stderr. */
+  readonly lines: string[] = [];
+  /** How the last run ended, once it has. */
+  exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   /** How many times it has been started. */
   starts = 0;
 
@@ -95,12 +101,16 @@ export class RoleProcess {
       env: { ...baseEnv(), ...(this.options.inheritEnv ? process.env : {}), ...this.options.env, ROLE: this.options.role },
       // stdin stays open: when this process dies, it closes and the child stops (exit-with-parent.ts).
       stdio: ['pipe', 'pipe', 'pipe'],
+      detached: this.options.processGroup === true,
     });
     this.child = child;
     this.starts += 1;
+    this.lines.length = 0;
+    this.exited = undefined;
     live.add(child);
     this.exit = new Promise((resolve) =>
-      child.once('exit', () => {
+      child.once('exit', (code, signal) => {
+        this.exited = { code, signal };
         live.delete(child);
         if (this.child === child) {
           this.child = undefined;
@@ -136,6 +146,7 @@ export class RoleProcess {
   }
 
   private keep(line: string): void {
+    this.lines.push(line);
     this.tail.push(line);
     if (this.tail.length > TAIL_LINES) this.tail.shift();
     if (process.env.TEST_PROCESS_LOGS) process.stderr.write(`[${this.name}] ${line}\n`);
@@ -145,6 +156,18 @@ export class RoleProcess {
   async kill(): Promise<void> {
     this.child?.kill('SIGKILL');
     await this.exit;
+  }
+
+  /** Ctrl-C at a terminal: SIGINT to the whole process group (see `processGroup`); resolves with how the process ended. */
+  async interrupt(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const child = this.child;
+    if (!child?.pid) throw new Error(`${this.name} is not running`);
+    if (!this.options.processGroup) throw new Error(`${this.name} does not lead a process group`);
+    process.kill(-child.pid, 'SIGINT');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await this.exit;
+    clearTimeout(timer);
+    return this.exited!;
   }
 
   /** SIGTERM and its clean shutdown (SIGKILL if that hangs). */

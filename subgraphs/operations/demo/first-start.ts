@@ -1,16 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OPERATIONS_ROLES, type OperationsRole } from '../../../contracts/access.js';
 import type { Logger } from '../../../runtime/logger.js';
+import type { RunOperation } from '../../shared/subgraph.js';
 import { enterTenant } from '../core/tenancy.js';
 import type { IamService } from '../iam/iam.service.js';
+import type { SigningKeys } from '../iam/signing-keys.js';
 import { OBJECT_SCOPED_ROLES } from '../core/principal.js';
+import { demoRecords } from './demo-records.js';
 
 /**
  * What the first start puts in an empty operations database: the platform super-admin
  * (`OPS_SUPERADMIN_EMAIL` / `OPS_SUPERADMIN_PASSWORD`), and with `DEMO_OPERATIONS` a demo
- * organization — one user per role, two production objects, seeded reference books.
- * README lists the logins. Each step is skipped when already done, so any number of
- * instances may start at once.
+ * organization — one user per role, two production objects, seeded reference books, and the
+ * working records of every module with a draft shift report (demo-records.ts), all in one
+ * transaction. README lists the logins. Each step is skipped when already done, so any number
+ * of instances may start at once.
  */
 
 export const DEMO = {
@@ -19,6 +23,9 @@ export const DEMO = {
   password: 'demo-password',
   email: (role: OperationsRole) => `${role.toLowerCase()}@demo.qantara.local`,
 } as const;
+
+/** The demo organization's sign-in emails, one per role. */
+export const demoEmails = (): string[] => OPERATIONS_ROLES.map(DEMO.email);
 
 const OBJECTS = [
   ['NORTH', 'Северный карьер', 'Карагандинская область'],
@@ -86,7 +93,13 @@ async function seedRows(tx: EntityManager, organizationId: string): Promise<void
   }
 }
 
-async function demoOrganization(root: EntityManager, iam: IamService, logger: Logger): Promise<void> {
+/** How the demo records are made: through the operations, as the demo users (signed with these keys). */
+export interface DemoRecordsVia {
+  readonly run: RunOperation;
+  readonly keys: SigningKeys;
+}
+
+async function demoOrganization(root: EntityManager, iam: IamService, logger: Logger, via?: DemoRecordsVia): Promise<void> {
   await root.fork().transactional(async (tx) => {
     const [organization] = await tx.execute<Array<{ id: string }>>(
       `insert into "operations"."organization" ("slug", "name") values (?, ?) on conflict ("slug") do nothing returning "id"`,
@@ -103,9 +116,10 @@ async function demoOrganization(root: EntityManager, iam: IamService, logger: Lo
       objects.push(row!.id);
     }
     await seedRows(tx, organization.id);
+    const users = new Map<OperationsRole, string>();
     for (const role of OPERATIONS_ROLES) {
       const scoped = OBJECT_SCOPED_ROLES.has(role) ? [objects[0]!] : [];
-      await iam.insertUser(tx, {
+      const user = await iam.insertUser(tx, {
         email: DEMO.email(role),
         password: DEMO.password,
         name: `Demo ${role}`,
@@ -113,7 +127,9 @@ async function demoOrganization(root: EntityManager, iam: IamService, logger: Lo
         objectIds: scoped,
         organizationId: organization.id,
       });
+      users.set(role, user.id);
     }
+    if (via) await demoRecords(tx, via.run, via.keys, { organizationId: organization.id, objectId: objects[0]!, users });
     logger.info({ organization: DEMO.slug, users: OPERATIONS_ROLES.map(DEMO.email) }, 'demo organization created');
   });
 }
@@ -121,8 +137,9 @@ async function demoOrganization(root: EntityManager, iam: IamService, logger: Lo
 export async function firstStart(
   root: EntityManager,
   iam: IamService,
-  config: { opsSuperadminEmail?: string; opsSuperadminPassword?: string; demoOperations: boolean },
+  config: { opsSuperadminEmail?: string; opsSuperadminPassword?: string; demoOperations: boolean; demoOperationsRecords: boolean },
   logger: Logger,
+  via?: DemoRecordsVia,
 ): Promise<void> {
   const { opsSuperadminEmail: email, opsSuperadminPassword: password } = config;
   if (email && password) {
@@ -134,5 +151,5 @@ export async function firstStart(
       logger.info({ email }, 'operations super-admin created');
     }
   }
-  if (config.demoOperations) await demoOrganization(root, iam, logger);
+  if (config.demoOperations) await demoOrganization(root, iam, logger, config.demoOperationsRecords ? via : undefined);
 }
