@@ -3,7 +3,7 @@ import { OPERATIONS_ROLES, type OperationsRole } from '../../../contracts/access
 import type { Logger } from '../../../runtime/logger.js';
 import { enterTenant } from '../core/tenancy.js';
 import type { IamService } from '../iam/iam.service.js';
-import { OBJECT_SCOPED_ROLES } from '../core/principal.js';
+import { seedSystemRoles, SYSTEM_ROLE_DEFAULTS } from '../core/system-roles.js';
 
 /**
  * What the first start puts in an empty operations database: the platform super-admin
@@ -76,14 +76,6 @@ async function seedRows(tx: EntityManager, organizationId: string): Promise<void
       );
     }
   }
-  for (const role of OPERATIONS_ROLES) {
-    await tx.execute(`insert into "operations"."system_role" ("organization_id", "code", "name", "scope_by_object") values (?, ?, ?, ?)`, [
-      organizationId,
-      role,
-      role,
-      OBJECT_SCOPED_ROLES.has(role),
-    ]);
-  }
 }
 
 async function demoOrganization(root: EntityManager, iam: IamService, logger: Logger): Promise<void> {
@@ -103,8 +95,9 @@ async function demoOrganization(root: EntityManager, iam: IamService, logger: Lo
       objects.push(row!.id);
     }
     await seedRows(tx, organization.id);
+    await seedSystemRoles(tx, organization.id);
     for (const role of OPERATIONS_ROLES) {
-      const scoped = OBJECT_SCOPED_ROLES.has(role) ? [objects[0]!] : [];
+      const scoped = SYSTEM_ROLE_DEFAULTS.some((entry) => entry.code === role && entry.scopeByObject) ? [objects[0]!] : [];
       await iam.insertUser(tx, {
         email: DEMO.email(role),
         password: DEMO.password,

@@ -9,6 +9,7 @@ import { Migration20261123070000_webhooks } from './Migration20261123070000_webh
 import { Migration20261123080000_oidc_provider } from './Migration20261123080000_oidc_provider.js';
 import { Migration20261123085000_sagas } from './Migration20261123085000_sagas.js';
 import { Migration20261123090000_prd } from './Migration20261123090000_prd.js';
+import { Migration20261127010000_system_role_permissions } from './Migration20261127010000_system_role_permissions.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
 export const operationsMigrations = [
@@ -23,4 +24,5 @@ export const operationsMigrations = [
   Migration20261123080000_oidc_provider,
   Migration20261123085000_sagas,
   Migration20261123090000_prd,
+  Migration20261127010000_system_role_permissions,
 ];
