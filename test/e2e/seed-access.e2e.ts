@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS_ROLES, type OperationsRole } from '../../contracts/access.js';
+import { OPERATIONS_ROLES, type ApiKeyScope, type OperationsRole } from '../../contracts/access.js';
 import { OPERATIONS_CONTRACTS } from '../../contracts/operations/index.js';
 import type { OperationContract } from '../../contracts/operation.js';
 import { OPERATIONS_ACCESS, type ObjectScopeRule, type OperationsRouteAccess } from '../fixtures/seed-access.js';
@@ -29,6 +29,8 @@ import { startStack, type TestStack } from '../support/stack.js';
  */
 
 type Caller = OperationsRole | 'super-admin';
+/** Seed 001 part B: the scopes of an `X-API-Key` (`*`, every one, aside). */
+const KEY_SCOPES: readonly ApiKeyScope[] = ['read', 'write', 'delete', 'admin', 'webhooks'];
 const CALLERS: readonly Caller[] = [...OPERATIONS_ROLES, 'super-admin'];
 
 let stack: TestStack;
@@ -154,6 +156,60 @@ describe('the access matrix from the seeds', () => {
     }
     expect(wrong).toEqual([]);
     expect(tried).toBeGreaterThan(50);
+  }, 300_000);
+
+  it('asks an X-API-Key for the scope seed 001 part B names on every route, and refuses keys where a user’s token is needed', async () => {
+    const keys = new Map<string, string>();
+    /** A key of the caller's holding exactly `scopes` (created once). */
+    const keyOf = async (owner: Caller, scopes: readonly ApiKeyScope[]) => {
+      const name = `${owner}:${scopes.join(',')}`;
+      if (!keys.has(name)) {
+        const headers: Record<string, string> = owner === 'super-admin' ? { 'x-organization-id': organizationId } : {};
+        const created = await call(stack, sessions.get(owner)!, 'POST', '/api/v1/api-keys', { label: name, scopes }, headers);
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        keys.set(name, created.body.key as string);
+      }
+      return keys.get(name)!;
+    };
+    const wrong: string[] = [];
+    let tried = 0;
+    for (const { method, path, route } of ROUTES) {
+      const access = OPERATIONS_ACCESS[route];
+      if (!access || access.roles === 'public' || access.key === 'none') continue;
+      const owner: Caller =
+        access.superAdmin === 'only'
+          ? 'super-admin'
+          : access.roles === 'any' || access.roles.includes('Admin')
+            ? 'Admin'
+            : (access.roles as readonly OperationsRole[])[0]!;
+      const target = route === 'GET /api/v1/core/organizations/:id' ? path.replace(':id', organizationId) : pathFor(path);
+      const send = async (key: string) =>
+        call(stack, null, method, target, method === 'GET' || method === 'DELETE' ? undefined : {}, {
+          'x-api-key': key,
+          ...(method === 'GET' ? {} : idempotencyKey()),
+        });
+      tried += 1;
+      if (access.key === 'user') {
+        const refused = await send(await keyOf(owner, KEY_SCOPES));
+        if (refused.status !== 403) wrong.push(`${route} with a key: ${refused.status}, the seed wants a user's token`);
+        continue;
+      }
+      const scope = access.key;
+      const without = await send(
+        await keyOf(
+          owner,
+          KEY_SCOPES.filter((other) => other !== scope),
+        ),
+      );
+      if (without.status !== 403 || without.body?.code !== 'API_KEY_SCOPE_MISSING') {
+        wrong.push(`${route} with a key lacking ${scope}: ${without.status} ${without.body?.code ?? ''}`);
+      }
+      const only = await send(await keyOf(owner, [scope]));
+      if (only.status === 401 || only.status === 403)
+        wrong.push(`${route} with a key holding ${scope}: ${only.status} ${only.body?.code ?? ''}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(tried).toBeGreaterThan(150);
   }, 300_000);
 
   it('lists brigades of every object to CEO, Engineer, Admin and OtibSpecialist, and to Supply only those of its objects', async () => {
