@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS_ROLES, type OperationsRole } from '../../contracts/access.js';
 import { OPERATIONS_CONTRACTS } from '../../contracts/operations/index.js';
@@ -97,6 +98,28 @@ describe('system roles', () => {
     expect(restored.body.version).toBe(supply.version + 2);
     expect((await call(stack, as('Supply'), 'GET', '/api/v1/scm/suppliers')).status).toBe(200);
     expect((await role('Supply')).version).toBe(supply.version + 2);
+  });
+
+  it('applies a change another process stored (a new version in the database) on the next call', async () => {
+    const supply = await role('Supply');
+    expect((await call(stack, as('Supply'), 'GET', '/api/v1/scm/suppliers')).status).toBe(200);
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      // Written beside this server, as another instance of it would: the cached roles are stale.
+      await db.query(
+        `update operations.system_role set permissions = array_remove(permissions, 'scmListSuppliers'), version = version + 1 where id = $1`,
+        [supply.id],
+      );
+      expect((await call(stack, as('Supply'), 'GET', '/api/v1/scm/suppliers')).status).toBe(403);
+      await db.query(`update operations.system_role set permissions = $2, version = version + 1 where id = $1`, [
+        supply.id,
+        supply.permissions,
+      ]);
+      expect((await call(stack, as('Supply'), 'GET', '/api/v1/scm/suppliers')).status).toBe(200);
+    } finally {
+      await db.end();
+    }
   });
 
   it('grants a role a new operation when the permission is added', async () => {
