@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS_ROLES, type OperationsRole } from '../../contracts/access.js';
 import { OPERATIONS_CONTRACTS } from '../../contracts/operations/index.js';
+import { backfillSystemRoles } from '../../subgraphs/operations/migrations/Migration20261127010000_system_role_permissions.js';
 import { OPERATIONS_ACCESS } from '../fixtures/seed-access.js';
 import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, SUPER_ADMIN, type Session } from '../support/operations.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -78,6 +79,27 @@ describe('system roles', () => {
     }
     // The demo organization holds the same.
     for (const entry of await roles(as('Admin'))) expect([...entry.permissions].sort(), entry.code).toEqual(matrixPermissions(entry.code));
+  });
+
+  it('gives an organization that existed before system roles drove access the seed’s roles, keeping roles an Admin changed (migration)', async () => {
+    const created = await call(stack, root, 'POST', '/api/v1/core/organizations', { slug: 'older-co', name: 'Older Co' }, idempotencyKey());
+    const organizationId = created.body.id as string;
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      // As such an organization was: no Foreman role, the other roles without permissions, the Admin role changed since.
+      await db.query(`delete from operations.system_role where organization_id = $1 and code = 'Foreman'`, [organizationId]);
+      await db.query(`update operations.system_role set permissions = '{}' where organization_id = $1`, [organizationId]);
+      await db.query(`update operations.system_role set version = 2 where organization_id = $1 and code = 'Admin'`, [organizationId]);
+      await db.query(backfillSystemRoles());
+    } finally {
+      await db.end();
+    }
+    const backfilled = await roles(root, organizationId);
+    expect(backfilled.map((entry) => entry.code).sort()).toEqual([...OPERATIONS_ROLES].sort());
+    for (const entry of backfilled) {
+      expect([...entry.permissions].sort(), entry.code).toEqual(entry.code === 'Admin' ? [] : matrixPermissions(entry.code));
+    }
   });
 
   it('refuses a role’s next call with 403 once the permission is removed, admits it again once restored, and counts each change in version', async () => {
