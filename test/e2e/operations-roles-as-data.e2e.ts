@@ -144,6 +144,18 @@ describe('system roles', () => {
     }
   });
 
+  it('grants nothing once a role is deleted and grants again once it is restored from the trash, counting both in version', async () => {
+    const otib = await role('OtibSpecialist');
+    expect((await call(stack, as('OtibSpecialist'), 'GET', '/api/v1/hr/personnel')).status).toBe(200);
+    const deleted = await call(stack, as('Admin'), 'DELETE', `/api/v1/hr/system-roles/${otib.id}`);
+    expect(deleted.status).toBe(200);
+    expect((await call(stack, as('OtibSpecialist'), 'GET', '/api/v1/hr/personnel')).status).toBe(403);
+    const restored = await call(stack, as('Admin'), 'POST', `/api/v1/core/trash/system-roles/${otib.id}/restore`, {}, idempotencyKey());
+    expect(restored.status).toBe(200);
+    expect((await call(stack, as('OtibSpecialist'), 'GET', '/api/v1/hr/personnel')).status).toBe(200);
+    expect((await role('OtibSpecialist')).version).toBe(otib.version + 2);
+  });
+
   it('grants a role a new operation when the permission is added', async () => {
     const otib = await role('OtibSpecialist');
     expect((await call(stack, as('OtibSpecialist'), 'GET', '/api/v1/scm/suppliers')).status).toBe(403);

@@ -16,6 +16,7 @@ export const referenceBookTrash: TrashEntity[] = BOOK_TABLES.map((book) => ({
   slug: book.book.slug,
   entity: book.book.entity,
   table: book.table,
+  countsVersions: book.book.countsVersions ?? false,
 }));
 
 /** A system role's permissions name operations gated by roles (a typo would silently grant nothing). */
