@@ -46,11 +46,15 @@ export const OPERATIONS_ROLES = ['Admin', 'CEO', 'Engineer', 'Mechanic', 'Forema
 export type OperationsRole = (typeof OPERATIONS_ROLES)[number];
 
 /**
- * A member of an organization (bearer access token or `X-API-Key`): `roles` that may
- * call (`any`: every member), whether the platform super-admin may (`also`, `only`,
- * `never`), and whether the call is limited to the caller's production objects when
- * every role they hold is object-scoped (`objectScope`, default on; `exempt` roles
- * see all objects for this operation even when scoped elsewhere).
+ * A member of an organization (bearer access token or `X-API-Key`): `roles` whose system
+ * role is seeded with this operation among its permissions (`any`: every member, no
+ * permission needed), whether the platform super-admin may (`also`, `only`, `never`),
+ * and whether the call is limited to the caller's production objects when every role
+ * they hold is object-scoped (`objectScope`, default on). Which roles are object-scoped
+ * is the system-role book's `scopeByObject`; `exempt` roles see all objects for this
+ * operation even when scoped elsewhere, and `allObjects`, when given, names the only
+ * roles that see all objects here (every other role is limited to its objects).
+ * Access is data (docs/adr): the guard reads each role's permissions from the book.
  */
 export interface OperationsAccess {
   readonly kind: 'operations';
@@ -58,6 +62,7 @@ export interface OperationsAccess {
   readonly superAdmin: 'also' | 'only' | 'never';
   readonly objectScope: boolean;
   readonly exempt: readonly OperationsRole[];
+  readonly allObjects?: readonly OperationsRole[];
   /** Signed-in callers only: no `X-API-Key` (e.g. managing the keys themselves). */
   readonly userOnly: boolean;
   /**
@@ -90,6 +95,7 @@ export interface OperationsAccessOptions {
   readonly superAdmin?: OperationsAccess['superAdmin'];
   readonly objectScope?: boolean;
   readonly exempt?: readonly OperationsRole[];
+  readonly allObjects?: readonly OperationsRole[];
   readonly userOnly?: boolean;
   readonly tenant?: boolean;
   readonly keyScope?: ApiKeyScope;
@@ -102,6 +108,7 @@ export const members = (roles: readonly OperationsRole[] | 'any', options: Opera
   superAdmin: options.superAdmin ?? 'also',
   objectScope: options.objectScope ?? true,
   exempt: options.exempt ?? [],
+  ...(options.allObjects ? { allObjects: options.allObjects } : {}),
   userOnly: options.userOnly ?? false,
   tenant: options.tenant ?? true,
   ...(options.keyScope ? { keyScope: options.keyScope } : {}),

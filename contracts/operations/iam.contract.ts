@@ -110,6 +110,27 @@ export const iamBanUser = defineOperation({
   errors: [OperationsErrorCode.RECORD_NOT_FOUND],
 });
 
+export const iamUpdateUser = defineOperation({
+  service: 'operations',
+  name: 'iamUpdateUser',
+  kind: 'mutation',
+  summary: 'Assign roles and production objects to a user',
+  description:
+    'By an Admin, for a user of their organization (the super-admin: of the organization named in `X-Organization-Id`). `roles` replaces the user’s roles; `objectIds` replaces their production objects, each of which must be a production object of the same organization. Effective on the user’s next request.',
+  tags: ['iam'],
+  access: members(['Admin'], { objectScope: false }),
+  input: {
+    path: { id: z.uuid() },
+    body: {
+      roles: z.array(z.enum(OPERATIONS_ROLES)).min(1).optional(),
+      objectIds: z.array(z.uuid()).max(1000).optional(),
+    },
+  },
+  output: User,
+  rest: { method: 'PATCH', path: '/api/v1/iam/users/:id' },
+  errors: [OperationsErrorCode.RECORD_NOT_FOUND],
+});
+
 export const iamUnbanUser = defineOperation({
   service: 'operations',
   name: 'iamUnbanUser',

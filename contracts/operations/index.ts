@@ -5,7 +5,17 @@ import { FUEL_CONTRACTS } from './fuel/index.js';
 import { operationsHealth, operationsLiveness } from './health.contract.js';
 import { ACCOUNT_CONTRACTS } from './accounts.contract.js';
 import { API_KEY_CONTRACTS } from './api-keys.contract.js';
-import { iamBanUser, iamCreateUser, iamJwks, iamListUsers, iamLogout, iamMe, iamRefresh, iamUnbanUser } from './iam.contract.js';
+import {
+  iamBanUser,
+  iamCreateUser,
+  iamJwks,
+  iamListUsers,
+  iamLogout,
+  iamMe,
+  iamRefresh,
+  iamUnbanUser,
+  iamUpdateUser,
+} from './iam.contract.js';
 import { DOCUMENT_CONTRACTS } from './documents/documents.contract.js';
 import { HR_CONTRACTS } from './hr/index.js';
 import { OIDC_CLIENT_CONTRACTS } from './oidc-clients.contract.js';
@@ -36,6 +46,7 @@ export const OPERATIONS_CONTRACTS: readonly OperationContract[] = [
   iamListUsers,
   iamBanUser,
   iamUnbanUser,
+  iamUpdateUser,
   iamJwks,
   ...ACCOUNT_CONTRACTS,
   ...API_KEY_CONTRACTS,

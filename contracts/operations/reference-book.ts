@@ -33,6 +33,8 @@ export interface ReferenceBookDeclaration {
   readonly importRoles: readonly OperationsRole[] | null;
   /** Rows belong to a production object (object-scoped roles see only theirs); `id` for the objects themselves. */
   readonly objectColumn?: string;
+  /** Every update and delete of a row increments its `version` (readers cache by it). */
+  readonly countsVersions?: boolean;
   /** Versions in time: a newer `validFrom` for the same key closes the previous version. */
   readonly versioned?: { readonly key: readonly string[] };
   /** Extra list filters. */
@@ -73,6 +75,8 @@ export const ImportCommitted = z
   .object({ batchId: z.uuid(), status: z.literal('committed'), applied: z.int(), eventId: z.uuid() })
   .meta({ id: 'ImportCommitted' });
 
+const withoutDefault = (schema: z.ZodType): z.ZodType => (schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : schema);
+
 function contractsOf(book: ReferenceBookDeclaration, record: z.ZodObject, readPath: string): OperationContract[] {
   const base = { service: 'operations' as const, tags: [`${book.module}: reference books`] };
   const readers = members(EVERY_ROLE, { objectScope: Boolean(book.objectColumn) });
@@ -102,7 +106,8 @@ function contractsOf(book: ReferenceBookDeclaration, record: z.ZodObject, readPa
     }),
   ];
   if (book.updatable) {
-    const shape = Object.fromEntries(book.updatable.map((field) => [field, book.fields[field]!.optional()]));
+    // A partial update changes only the fields sent: a field's default applies to a new row, never to an update.
+    const shape = Object.fromEntries(book.updatable.map((field) => [field, withoutDefault(book.fields[field]!).optional()]));
     contracts.push(
       defineOperation({
         ...base,

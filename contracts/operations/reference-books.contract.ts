@@ -85,14 +85,19 @@ export const systemRoles = defineReferenceBook({
     code: z.enum(OPERATIONS_ROLES).describe('The role’s name.'),
     name,
     description: ops.text(0, 1000).default(''),
-    permissions: z.array(z.string().min(1).max(100)).default([]),
+    permissions: z
+      .array(z.string().min(1).max(100))
+      .max(1000)
+      .default([])
+      .describe('Names of the operations the role may call (e.g. `hrListBrigades`); the access pipeline enforces them.'),
     scopeByObject: z.boolean().default(false).describe('Whether holders of the role see only their production objects.'),
-    version: z.int().min(1).default(1),
+    version: z.int().min(1).default(1).describe('Incremented on every change of the role.'),
   },
   businessKey: ['code'],
-  updatable: ['name', 'description', 'permissions'],
+  updatable: ['name', 'description', 'permissions', 'scopeByObject'],
   updateRoles: ['Admin'],
   importRoles: null,
+  countsVersions: true,
 });
 
 export const maintenanceNorms = defineReferenceBook({

@@ -6,6 +6,7 @@ import { Mailer } from '../shared/mailer.js';
 import { SecretBox } from '../shared/secret-box.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { AuditService } from './core/audit.service.js';
+import { SystemRoleBook } from './core/system-roles.js';
 import { OperationsGuard } from './core/operations-guard.js';
 import { recordOperations } from './core/records.operations.js';
 import { tenantTransaction } from './core/tenancy.js';
@@ -76,7 +77,7 @@ export const operationsModule: SubgraphModule = {
       ...prdServices(engine),
       new SagasService(runtime.queues, engine),
       keys,
-      new OperationsGuard(keys, new ApiKeyAccess(root)),
+      new OperationsGuard(keys, new ApiKeyAccess(root), new SystemRoleBook(root)),
       new OperationsHealthService(runtime, keys, documents.checks),
       iam,
       new AccountsService(iam, signIn, mailer, box, new BotChallenge(runtime.config)),

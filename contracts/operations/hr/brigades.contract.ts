@@ -7,14 +7,18 @@ import { HrErrorCode } from './errors.js';
 import { Brigade, BrigadeMembership, EVERY_ROLE, WorkType } from './types.js';
 
 /**
- * Brigades (seed 002, Personnel and brigades): every role reads them, Foreman and
- * Mechanic only at their production objects; Engineer, Foreman and Admin manage them.
+ * Brigades (seed 002, Personnel and brigades): every role reads them; CEO, Engineer,
+ * Admin and OtibSpecialist at every production object, every other role only at its
+ * own; Engineer, Foreman and Admin manage them.
  */
 
 const base = { service: 'operations', tags: ['hr: brigades'] } as const;
 const PATH = '/api/v1/hr/brigades';
 const byId = { id: ops.id() };
-const MANAGERS = members(['Engineer', 'Foreman', 'Admin']);
+/** Seed 002, Authentication 3: these roles work across objects for brigades; the others see their own objects only. */
+const ACROSS_OBJECTS = ['CEO', 'Engineer', 'Admin', 'OtibSpecialist'] as const;
+const MANAGERS = members(['Engineer', 'Foreman', 'Admin'], { allObjects: ACROSS_OBJECTS });
+const READERS = members(EVERY_ROLE, { allObjects: ACROSS_OBJECTS });
 const NOT_FOUND = OperationsErrorCode.RECORD_NOT_FOUND;
 const CONFLICT = OperationsErrorCode.STATE_CONFLICT;
 
@@ -24,7 +28,7 @@ export const hrListBrigades = defineOperation({
   kind: 'query',
   summary: 'List brigades',
   description: 'Sorted by name. CEO, Engineer, Admin and OtibSpecialist see every object; Foreman and Mechanic their own.',
-  access: members(EVERY_ROLE),
+  access: READERS,
   input: {
     query: {
       objectId: ops.id().optional(),
@@ -62,7 +66,7 @@ export const hrGetBrigade = defineOperation({
   name: 'hrGetBrigade',
   kind: 'query',
   summary: 'Brigade card',
-  access: members(EVERY_ROLE),
+  access: READERS,
   input: { path: byId },
   output: Brigade,
   rest: { method: 'GET', path: `${PATH}/:id` },
@@ -92,7 +96,7 @@ export const hrBrigadeRoster = defineOperation({
   kind: 'query',
   summary: 'Active roster of a brigade',
   description: 'The memberships with `toDate` null, oldest first.',
-  access: members(EVERY_ROLE),
+  access: READERS,
   input: { path: byId },
   output: z.array(BrigadeMembership),
   rest: { method: 'GET', path: `${PATH}/:id/roster` },

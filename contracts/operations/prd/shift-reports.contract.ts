@@ -136,8 +136,8 @@ export const prdReverseShiftReport = defineOperation({
   kind: 'mutation',
   summary: 'Reverse an approved shift report',
   description:
-    'Starts the reverse saga `prd.shift-report.reject-after-approve`, which undoes the six effects of the approval (fuel, materials, machine hours, coefficients, statistics, timesheet) and ends the report `rejected` with the reason. CEO only.',
-  access: members(['CEO']),
+    'Starts the reverse saga `prd.shift-report.reject-after-approve`, which undoes the six effects of the approval (fuel, materials, machine hours, coefficients, statistics, timesheet) and ends the report `rejected` with the reason. CEO only: the platform super-admin may not reverse a report either (seed 002, Authentication 4).',
+  access: members(['CEO'], { superAdmin: 'never' }),
   idempotency: 'required',
   input: { path: byId, body: { reason: z.string().trim().min(10).max(500) } },
   output: ShiftReportReversal,

@@ -5,7 +5,8 @@ import type { Guard } from '../../shared/contracts/implementation.js';
 import type { ApiKeyAccess } from '../iam/api-key-access.js';
 import type { SigningKeys } from '../iam/signing-keys.js';
 import { OperationsError } from '../operations.errors.js';
-import { OBJECT_SCOPED_ROLES, type Principal } from './principal.js';
+import type { Principal } from './principal.js';
+import type { RoleGrant, SystemRoleBook } from './system-roles.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -24,14 +25,16 @@ interface CallerRow {
  * The guard of every operations operation (`members(…)` in its contract): a valid
  * access token — or a business `X-API-Key` with the scope the operation needs; the
  * user (the key's owner), their roles and objects read on every call (so a change or a
- * sign-out applies at once); the contract's roles (403 otherwise); the organization the
- * call acts in; and, for object-scoped roles, the production objects it is limited to.
+ * sign-out applies at once); a role whose system role (the organization's book) holds the
+ * operation among its permissions (403 otherwise); the organization the call acts in;
+ * and, for roles the book scopes by object, the production objects it is limited to.
  * Invalid input is refused after the same checks.
  */
 export class OperationsGuard implements Guard<OperationsAccess> {
   constructor(
     private readonly keys: SigningKeys,
     private readonly apiKeys: ApiKeyAccess,
+    private readonly systemRoles: SystemRoleBook,
   ) {}
 
   async admit(ctx: SubgraphContext, access: OperationsAccess, contract: OperationContract): Promise<Principal> {
@@ -49,12 +52,13 @@ export class OperationsGuard implements Guard<OperationsAccess> {
     const caller = await this.caller(ctx, String(claims.sub), String(claims.jti), asked);
     if (!caller || !caller.active || caller.revoked) throw OperationsError.tokenInvalid('the token is revoked or its user inactive');
     const organizationId = this.organization(caller, access, asked);
-    this.authorize(caller, access, contract);
+    const book = await this.book(caller);
+    this.authorize(caller, access, contract, book);
     return {
       userId: caller.id,
       organizationId,
       roles: caller.roles,
-      objects: access.objectScope && this.scoped(caller.roles, access) ? caller.object_ids : '*',
+      objects: access.objectScope && this.scoped(caller.roles, access, book) ? caller.object_ids : '*',
       superAdmin: caller.super_admin,
       tokenId: String(claims.jti),
       tokenExpiresAt: new Date(Number(claims.exp) * 1000),
@@ -74,12 +78,13 @@ export class OperationsGuard implements Guard<OperationsAccess> {
       revoked: false,
       organization_exists: true,
     };
-    this.authorize(caller, access, contract);
+    const book = await this.book(caller);
+    this.authorize(caller, access, contract, book);
     return {
       userId: key.userId,
       organizationId: access.tenant || !key.superAdmin ? key.organizationId : null,
       roles: key.roles,
-      objects: access.objectScope && this.scoped(key.roles, access) ? key.objectIds : '*',
+      objects: access.objectScope && this.scoped(key.roles, access, book) ? key.objectIds : '*',
       superAdmin: key.superAdmin,
       tokenId: key.keyId,
       tokenExpiresAt: key.expiresAt,
@@ -113,19 +118,31 @@ export class OperationsGuard implements Guard<OperationsAccess> {
     return asked;
   }
 
-  private authorize(caller: CallerRow, access: OperationsAccess, contract: OperationContract): void {
+  /** The system roles of a member's organization (none for the super-admin, who holds no role). */
+  private async book(caller: CallerRow): Promise<ReadonlyMap<string, RoleGrant>> {
+    if (caller.super_admin || !caller.organization_id) return new Map();
+    return this.systemRoles.roles(caller.organization_id);
+  }
+
+  /** A member may call when one of their roles holds the operation among its permissions (or it is open to `any` member). */
+  private authorize(caller: CallerRow, access: OperationsAccess, contract: OperationContract, book: ReadonlyMap<string, RoleGrant>): void {
     if (caller.super_admin) {
       if (access.superAdmin === 'never') throw OperationsError.roleForbidden(contract.name);
       return;
     }
     if (access.superAdmin === 'only') throw OperationsError.roleForbidden(contract.name);
-    if (access.roles !== 'any' && !caller.roles.some((role) => (access.roles as readonly OperationsRole[]).includes(role))) {
+    if (access.roles !== 'any' && !caller.roles.some((role) => book.get(role)?.permissions.has(contract.name))) {
       throw OperationsError.roleForbidden(contract.name);
     }
   }
 
-  /** Limited to their objects when every role held is object-scoped and none is exempt here. */
-  private scoped(roles: readonly OperationsRole[], access: OperationsAccess): boolean {
-    return roles.length > 0 && roles.every((role) => OBJECT_SCOPED_ROLES.has(role) && !access.exempt.includes(role));
+  /**
+   * Limited to their objects when every role held is scoped here: by the operation's
+   * `allObjects` when it names them, else by the book's `scopeByObject` unless exempt.
+   */
+  private scoped(roles: readonly OperationsRole[], access: OperationsAccess, book: ReadonlyMap<string, RoleGrant>): boolean {
+    const scoped = (role: OperationsRole) =>
+      access.allObjects ? !access.allObjects.includes(role) : (book.get(role)?.scopeByObject ?? false) && !access.exempt.includes(role);
+    return roles.length > 0 && roles.every(scoped);
   }
 }

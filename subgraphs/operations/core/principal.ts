@@ -21,6 +21,3 @@ declare module '../../shared/contracts/implementation.js' {
     operations: Principal;
   }
 }
-
-/** Roles limited to their production objects (the system-role book's `scopeByObject`). */
-export const OBJECT_SCOPED_ROLES: ReadonlySet<OperationsRole> = new Set(['Foreman', 'Mechanic']);

@@ -31,7 +31,8 @@ export async function enterTenant(
   operation: string,
   requestId: string,
 ): Promise<void> {
-  const objects = principal?.objects === '*' || !principal ? '*' : principal.objects.join(',');
+  // A caller limited to no production object sees none (an empty setting would read as every object).
+  const objects = principal?.objects === '*' || !principal ? '*' : principal.objects.length === 0 ? NIL : principal.objects.join(',');
   await tx.execute(SETTINGS, [principal?.organizationId ?? '', objects, principal?.userId ?? '', requestId, operation]);
 }
 

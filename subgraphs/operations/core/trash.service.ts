@@ -10,6 +10,8 @@ export interface TrashEntity {
   readonly entity: string;
   /** Schema-qualified, quoted table. */
   readonly table: string;
+  /** A restore is a change that increments the row's `version` (system roles). */
+  readonly countsVersions?: boolean;
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
@@ -50,7 +52,8 @@ export class TrashService {
     const entity = this.entity(slug);
     try {
       const [row] = await em.execute<Array<{ id: string }>>(
-        `update ${entity.table} set "deleted_at" = null, "updated_at" = now() where "id" = ? and "deleted_at" is not null returning "id"`,
+        `update ${entity.table} set "deleted_at" = null, "updated_at" = now()${entity.countsVersions ? ', "version" = "version" + 1' : ''}
+         where "id" = ? and "deleted_at" is not null returning "id"`,
         [id],
       );
       if (!row) throw OperationsError.notFound(entity.entity);

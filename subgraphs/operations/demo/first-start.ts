@@ -5,7 +5,7 @@ import type { RunOperation } from '../../shared/subgraph.js';
 import { enterTenant } from '../core/tenancy.js';
 import type { IamService } from '../iam/iam.service.js';
 import type { SigningKeys } from '../iam/signing-keys.js';
-import { OBJECT_SCOPED_ROLES } from '../core/principal.js';
+import { seedSystemRoles, SYSTEM_ROLE_DEFAULTS } from '../core/system-roles.js';
 import { demoRecords } from './demo-records.js';
 
 /**
@@ -83,14 +83,6 @@ async function seedRows(tx: EntityManager, organizationId: string): Promise<void
       );
     }
   }
-  for (const role of OPERATIONS_ROLES) {
-    await tx.execute(`insert into "operations"."system_role" ("organization_id", "code", "name", "scope_by_object") values (?, ?, ?, ?)`, [
-      organizationId,
-      role,
-      role,
-      OBJECT_SCOPED_ROLES.has(role),
-    ]);
-  }
 }
 
 /** How the demo records are made: through the operations, as the demo users (signed with these keys). */
@@ -116,9 +108,10 @@ async function demoOrganization(root: EntityManager, iam: IamService, logger: Lo
       objects.push(row!.id);
     }
     await seedRows(tx, organization.id);
+    await seedSystemRoles(tx, organization.id);
     const users = new Map<OperationsRole, string>();
     for (const role of OPERATIONS_ROLES) {
-      const scoped = OBJECT_SCOPED_ROLES.has(role) ? [objects[0]!] : [];
+      const scoped = SYSTEM_ROLE_DEFAULTS.some((entry) => entry.code === role && entry.scopeByObject) ? [objects[0]!] : [];
       const user = await iam.insertUser(tx, {
         email: DEMO.email(role),
         password: DEMO.password,

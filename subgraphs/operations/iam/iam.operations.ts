@@ -9,6 +9,7 @@ import {
   iamMe,
   iamRefresh,
   iamUnbanUser,
+  iamUpdateUser,
 } from '../../../contracts/operations/iam.contract.js';
 import type { Config } from '../../../runtime/config.js';
 import type { SubgraphContext } from '../../shared/context.js';
@@ -44,6 +45,7 @@ export function iamOperations(services: Services, config: Config): Implementatio
     implement(iamListUsers, (input, { ctx, caller }) => iam.listUsers(ctx.em, caller, input)),
     implement(iamBanUser, (input, { ctx, caller }) => iam.setBanned(ctx.em, caller, input.id, true)),
     implement(iamUnbanUser, (input, { ctx, caller }) => iam.setBanned(ctx.em, caller, input.id, false)),
+    implement(iamUpdateUser, (input, { ctx, caller }) => iam.assignAccess(ctx.em, caller, input.id, input)),
     implement(iamJwks, () => keys.jwks()),
 
     implement(A.iamRegister, (input, { ctx }) => accounts.register(ctx.em, input, client(ctx))),

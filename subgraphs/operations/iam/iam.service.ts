@@ -236,6 +236,41 @@ export class IamService {
     return userData(row);
   }
 
+  /**
+   * Replaces the roles and production objects of a user of the caller's organization; the
+   * guard reads them on every request, so the next one of the user's applies them. Objects
+   * must be production objects of that organization (read under its row-level security).
+   */
+  async assignAccess(
+    em: EntityManager,
+    principal: Principal,
+    id: string,
+    change: { roles?: readonly OperationsRole[]; objectIds?: readonly string[] },
+  ): Promise<UserData> {
+    const [user] = await em.execute<Array<{ id: string }>>(
+      `select u."id" from "operations"."app_user" u where u."id" = ? and u."organization_id" = ? and not u."super_admin"`,
+      [id, principal.organizationId],
+    );
+    if (!user) throw OperationsError.notFound('User');
+    const objectIds = change.objectIds ? [...new Set(change.objectIds)] : undefined;
+    if (objectIds && objectIds.length > 0) {
+      const found = await em.execute<Array<{ id: string }>>(
+        `select "id" from "operations"."production_object" where "id" = any(?::uuid[]) and "organization_id" = ? and "deleted_at" is null`,
+        [`{${objectIds.join(',')}}`, principal.organizationId],
+      );
+      const known = new Set(found.map((row) => row.id));
+      const unknown = objectIds.filter((objectId) => !known.has(objectId));
+      if (unknown.length > 0)
+        throw OperationsError.invalid('objectIds', `not production objects of the organization: ${unknown.join(', ')}`);
+    }
+    const [row] = await em.execute<UserRow[]>(
+      `update "operations"."app_user" u set "roles" = coalesce(?::text[], "roles"), "object_ids" = coalesce(?::uuid[], "object_ids"), "updated_at" = now()
+       where u."id" = ? returning ${USER_COLUMNS}`,
+      [change.roles ? `{${change.roles.join(',')}}` : null, objectIds ? `{${objectIds.join(',')}}` : null, id],
+    );
+    return userData(row!);
+  }
+
   async listUsers(em: EntityManager, principal: Principal, page: { cursor?: string; limit: number }) {
     const rows = await em.execute<UserRow[]>(
       `select ${USER_COLUMNS} from "operations"."app_user" u

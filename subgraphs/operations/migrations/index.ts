@@ -10,6 +10,7 @@ import { Migration20261123080000_oidc_provider } from './Migration20261123080000
 import { Migration20261123085000_sagas } from './Migration20261123085000_sagas.js';
 import { Migration20261123090000_prd } from './Migration20261123090000_prd.js';
 import { Migration20261127000000_outbox_retention } from './Migration20261127000000_outbox_retention.js';
+import { Migration20261127010000_system_role_permissions } from './Migration20261127010000_system_role_permissions.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
 export const operationsMigrations = [
@@ -25,4 +26,5 @@ export const operationsMigrations = [
   Migration20261123085000_sagas,
   Migration20261123090000_prd,
   Migration20261127000000_outbox_retention,
+  Migration20261127010000_system_role_permissions,
 ];

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrganizationData } from '../../../contracts/operations/iam-types.js';
 import type { Principal } from '../core/principal.js';
+import { seedSystemRoles } from '../core/system-roles.js';
 import { OperationsError } from '../operations.errors.js';
 
 export interface OrganizationRow {
@@ -21,7 +22,7 @@ export const organizationData = (row: OrganizationRow): OrganizationData => ({
   createdAt: new Date(row.created_at).toISOString(),
 });
 
-/** Organizations (tenants): the super-admin manages them; an Admin reads their own. */
+/** Organizations (tenants): the super-admin manages them; an Admin reads their own. A new one gets the seed's system roles. */
 export class OrganizationsService {
   async create(em: EntityManager, input: { slug: string; name: string }): Promise<OrganizationData> {
     const [row] = await em.execute<OrganizationRow[]>(
@@ -29,6 +30,8 @@ export class OrganizationsService {
       [input.slug, input.name],
     );
     if (!row) throw OperationsError.slugTaken(input.slug);
+    // Every organization starts with the seed's system roles, in the same transaction.
+    await seedSystemRoles(em, row.id);
     return organizationData(row);
   }
 

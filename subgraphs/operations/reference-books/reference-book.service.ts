@@ -48,6 +48,9 @@ export function bookTable(book: ReferenceBook): BookTable {
   };
 }
 
+/** A book that counts versions increments a row's `version` with every change. */
+const versionBump = (book: BookTable) => (book.book.countsVersions ? ['"version" = "version" + 1'] : []);
+
 /** Whether a PostgreSQL error is a unique violation (a business key taken by an active row). */
 export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
@@ -104,7 +107,7 @@ export class ReferenceBookService {
       });
     try {
       const [row] = await em.execute<Array<Record<string, unknown>>>(
-        `update ${book.table} set ${[...sets.map((set) => set.sql), `"updated_at" = now()`].join(', ')}
+        `update ${book.table} set ${[...sets.map((set) => set.sql), `"updated_at" = now()`, ...versionBump(book)].join(', ')}
          where "id" = ? and "deleted_at" is null returning *`,
         [...sets.map((set) => set.value), id],
       );
@@ -118,7 +121,7 @@ export class ReferenceBookService {
 
   async softDelete(em: EntityManager, book: BookTable, id: string): Promise<{ id: string; deletedAt: string }> {
     const [row] = await em.execute<Array<{ id: string; deleted_at: string }>>(
-      `update ${book.table} set "deleted_at" = now() where "id" = ? and "deleted_at" is null returning "id", "deleted_at"`,
+      `update ${book.table} set ${['"deleted_at" = now()', ...versionBump(book)].join(', ')} where "id" = ? and "deleted_at" is null returning "id", "deleted_at"`,
       [id],
     );
     if (!row) throw OperationsError.notFound(book.book.displayName);

@@ -1,8 +1,10 @@
-import { coreReferenceBooks, REFERENCE_BOOKS } from '../../../contracts/operations/reference-books.contract.js';
+import { coreReferenceBooks, REFERENCE_BOOKS, systemRoles } from '../../../contracts/operations/reference-books.contract.js';
 import type { OperationContract } from '../../../contracts/operation.js';
 import { implement, type Handler, type Implementation } from '../../shared/contracts/implementation.js';
 import type { Services } from '../../shared/subgraph.js';
 import type { Principal } from '../core/principal.js';
+import { PERMISSION_NAMES } from '../core/system-roles.js';
+import { OperationsError } from '../operations.errors.js';
 import type { TrashEntity } from '../core/trash.service.js';
 import { ReferenceBookImportService } from './reference-book-import.service.js';
 import { bookTable, ReferenceBookService, type BookTable, type ListInput } from './reference-book.service.js';
@@ -14,7 +16,15 @@ export const referenceBookTrash: TrashEntity[] = BOOK_TABLES.map((book) => ({
   slug: book.book.slug,
   entity: book.book.entity,
   table: book.table,
+  countsVersions: book.book.countsVersions ?? false,
 }));
+
+/** A system role's permissions name operations gated by roles (a typo would silently grant nothing). */
+function checkPermissions(permissions: unknown): void {
+  if (!Array.isArray(permissions)) return;
+  const unknown = permissions.filter((name) => !PERMISSION_NAMES.has(name as string));
+  if (unknown.length > 0) throw OperationsError.invalid('permissions', `not operations gated by roles: ${unknown.slice(0, 20).join(', ')}`);
+}
 
 type AnyInput = Record<string, unknown> & {
   id: string;
@@ -34,6 +44,7 @@ export function referenceBookOperations(services: Services): Implementation[] {
       [`get${entity}`]: (input, { ctx }) => books.get(ctx.em, book, (input as AnyInput).id),
       [`update${entity}`]: (input, { ctx }) => {
         const { id, ...patch } = input as AnyInput;
+        if (book.book === systemRoles) checkPermissions(patch.permissions);
         return books.update(ctx.em, book, id, patch);
       },
       [`delete${entity}`]: (input, { ctx }) => books.softDelete(ctx.em, book, (input as AnyInput).id),

@@ -35,14 +35,13 @@ export const coreForeignRecords: ForeignRecords = async (context) => {
   await db.connect();
   try {
     for (const book of REFERENCE_BOOKS) {
-      // System roles have no import: the other organization's row is written directly.
+      // System roles have no import: every organization is created with them, the Admin role among them.
       records[book.readPath] =
         book === systemRoles
           ? (
-              await db.query<{ id: string }>(
-                `insert into operations.system_role (organization_id, code, name) values ($1, 'Admin', 'Admin') returning id`,
-                [context.organizationId],
-              )
+              await db.query<{ id: string }>(`select id from operations.system_role where organization_id = $1 and code = 'Admin'`, [
+                context.organizationId,
+              ])
             ).rows[0]!.id
           : await importOne(context, book.readPath, book.slug);
     }

@@ -1,0 +1,115 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { OPERATIONS_ROLES, type OperationsRole } from '../../../contracts/access.js';
+import { OPERATIONS_CONTRACTS } from '../../../contracts/operations/index.js';
+
+/**
+ * The system roles of an organization (the hr book `system-roles`) are what the access
+ * pipeline enforces: a role may call an operation when the operation's name is among the
+ * role's `permissions`, and a role whose `scopeByObject` is set is limited to its holders'
+ * production objects (docs/adr, roles are data). Every organization gets the seed's
+ * system roles when it is created; an Admin changes them through the book.
+ */
+
+export interface SystemRoleDefault {
+  readonly code: OperationsRole;
+  readonly permissions: readonly string[];
+  readonly scopeByObject: boolean;
+}
+
+/** Seed 002, Authentication 3: Foreman and Mechanic are limited to their production objects. */
+const SCOPED_BY_DEFAULT: ReadonlySet<OperationsRole> = new Set(['Foreman', 'Mechanic']);
+
+/**
+ * The seeded system roles: each role holds the operations whose contract lists it (the
+ * seed's Role columns); operations open to `any` member need no permission.
+ */
+export const SYSTEM_ROLE_DEFAULTS: readonly SystemRoleDefault[] = OPERATIONS_ROLES.map((code) => ({
+  code,
+  permissions: OPERATIONS_CONTRACTS.filter(
+    (contract) => contract.access.kind === 'operations' && contract.access.roles !== 'any' && contract.access.roles.includes(code),
+  )
+    .map((contract) => contract.name)
+    .sort(),
+  scopeByObject: SCOPED_BY_DEFAULT.has(code),
+}));
+
+/** The names a permission may take: every operation gated by roles. */
+export const PERMISSION_NAMES: ReadonlySet<string> = new Set(
+  OPERATIONS_CONTRACTS.filter((contract) => contract.access.kind === 'operations' && contract.access.roles !== 'any').map(
+    (contract) => contract.name,
+  ),
+);
+
+/**
+ * Writes the seed's system roles into an organization, in the caller's transaction. The
+ * tenant setting is set for the inserts (row-level security) and put back afterwards.
+ */
+export async function seedSystemRoles(tx: EntityManager, organizationId: string): Promise<void> {
+  const [previous] = await tx.execute<Array<{ organization: string | null }>>(
+    `select current_setting('app.organization_id', true) as "organization", set_config('app.organization_id', ?, true)`,
+    [organizationId],
+  );
+  for (const role of SYSTEM_ROLE_DEFAULTS) {
+    await tx.execute(
+      `insert into "operations"."system_role" ("organization_id", "code", "name", "permissions", "scope_by_object")
+       values (?, ?, ?, ?::text[], ?) on conflict do nothing`,
+      [organizationId, role.code, role.code, `{${role.permissions.join(',')}}`, role.scopeByObject],
+    );
+  }
+  await tx.execute(`select set_config('app.organization_id', ?, true)`, [previous?.organization ?? '']);
+}
+
+export interface RoleGrant {
+  readonly permissions: ReadonlySet<string>;
+  readonly scopeByObject: boolean;
+}
+
+interface Cached {
+  readonly stamp: string;
+  readonly roles: ReadonlyMap<string, RoleGrant>;
+}
+
+/**
+ * Each organization's system roles, cached by organization and checked against the stored
+ * versions on every read: a change in any process (the book bumps `version` on every
+ * update and delete) is seen on the next call.
+ */
+export class SystemRoleBook {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly root: EntityManager) {}
+
+  /** The organization's roles by code (deleted roles grant nothing and are absent). */
+  async roles(organizationId: string): Promise<ReadonlyMap<string, RoleGrant>> {
+    const cached = this.cache.get(organizationId);
+    const stamp = await this.read<{ stamp: string | null }>(
+      organizationId,
+      `select string_agg("id"::text || ':' || "version" || ':' || ("deleted_at" is null)::text, ',' order by "id") as "stamp"
+       from "operations"."system_role" where "organization_id" = ?::uuid`,
+    );
+    const current = stamp[0]?.stamp ?? '';
+    if (cached && cached.stamp === current) return cached.roles;
+    const rows = await this.read<{ code: string; permissions: string[]; scope_by_object: boolean; stamp: string | null }>(
+      organizationId,
+      `select "code", "permissions", "scope_by_object",
+         (select string_agg("id"::text || ':' || "version" || ':' || ("deleted_at" is null)::text, ',' order by "id")
+          from "operations"."system_role" where "organization_id" = ?::uuid) as "stamp"
+       from "operations"."system_role" where "organization_id" = ?::uuid and "deleted_at" is null`,
+      2,
+    );
+    const roles = new Map(rows.map((row) => [row.code, { permissions: new Set(row.permissions), scopeByObject: row.scope_by_object }]));
+    this.cache.set(organizationId, { stamp: rows[0]?.stamp ?? current, roles });
+    return roles;
+  }
+
+  /** A read under the organization's tenant setting (the book's rows are behind row-level security). */
+  private async read<T extends object>(organizationId: string, sql: string, parameters = 1): Promise<T[]> {
+    return this.root.fork().transactional(async (tx) => {
+      await tx.execute(`select set_config('app.organization_id', ?, true)`, [organizationId]);
+      return tx.execute<T[]>(
+        sql,
+        Array.from({ length: parameters }, () => organizationId),
+      );
+    });
+  }
+}
