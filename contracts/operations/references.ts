@@ -8,7 +8,6 @@ export const OPERATIONS_REFERENCE_KINDS = [
   'core.tmc-category',
   'core.downtime-category',
   'core.import-batch',
-  'core.saga',
   'iam.user',
   'eam.asset',
   'eam.asset-class',

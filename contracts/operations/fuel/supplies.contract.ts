@@ -36,10 +36,10 @@ export const scmRecordFuelSupply = defineOperation({
   input: {
     body: {
       tankId: ops.ref('scm.fuel-tank'),
-      supplierId: ops.ref('scm.supplier'),
+      supplierId: ops.id(),
       quantityLiters: z.number().gt(0).max(100_000_000),
       supplyRequestId: ops.ref('scm.fuel-supply-request').nullable().default(null),
-      sagaId: ops.ref('core.saga').nullable().default(null),
+      sagaId: ops.id().nullable().default(null),
       occurredAt: ops.dateTime().optional().describe('Default now.'),
     },
   },

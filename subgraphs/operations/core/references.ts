@@ -23,7 +23,6 @@ export const REFERENCE_TABLES: { readonly [K in OperationsReferenceKind]: Refere
   'core.tmc-category': { table: 'tmc_category', entity: 'TMC category' },
   'core.downtime-category': { table: 'downtime_category', entity: 'Downtime category' },
   'core.import-batch': { table: 'import_batch', entity: 'Import batch' },
-  'core.saga': { table: 'saga', entity: 'Saga' },
   'iam.user': { table: 'app_user', entity: 'User', organizationColumn: 'organization_id' },
   'eam.asset': { table: 'asset', entity: 'Asset' },
   'eam.asset-class': { table: 'asset_class', entity: 'Asset class' },
