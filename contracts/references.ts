@@ -5,7 +5,7 @@ import { kindOf, unwrap } from './schema-shape.js';
 /**
  * Fields of an operation's input that name a record by id. A field declares what it
  * references on its schema (`.meta({ references })`); the subgraph pipeline reads the
- * declarations of each contract once and, before the service runs, checks that every id
+ * declarations of each contract once and checks, in the call's transaction, that every id
  * given names a record the caller may see (docs/adr/00NN-references-in-the-tenant.md).
  */
 
