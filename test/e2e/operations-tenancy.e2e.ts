@@ -236,6 +236,89 @@ describe('ids in a request body', () => {
   });
 });
 
+/** The table a list's id filter names, by the filter's name. */
+const FILTER_TABLES: Readonly<Record<string, string>> = {
+  objectId: 'production_object',
+  productionObjectId: 'production_object',
+  assetId: 'asset',
+  tankId: 'fuel_tank',
+  supplierId: 'supplier',
+  warehouseId: 'warehouse',
+  itemId: 'tmc_item',
+  personnelId: 'personnel',
+  positionId: 'position',
+  sourceId: 'shift_report',
+  shiftReportId: 'shift_report',
+  entityId: 'production_object',
+};
+
+describe('ids in a list’s filters', () => {
+  const filters = OPERATIONS_CONTRACTS.filter(
+    (contract) => contract.rest[0]?.method === 'GET' && (contract.access as OperationsAccess).superAdmin !== 'only',
+  ).flatMap((contract) =>
+    Object.entries(contract.input.query ?? {})
+      .filter(([, schema]) => idFields(schema, '').length > 0)
+      .map(([name]) => ({ contract, name })),
+  );
+
+  it('of another organization’s record answer exactly as a missing record (nothing of it shows)', async () => {
+    expect(filters.length).toBeGreaterThan(20);
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    const failures: string[] = [];
+    try {
+      for (const { contract, name } of filters) {
+        const table = FILTER_TABLES[name];
+        if (!table) {
+          failures.push(`${contract.name}?${name}: no table known for the filter`);
+          continue;
+        }
+        const { rows } = await db.query<{ id: string }>(
+          `select id::text as id from operations.${table} where organization_id = $1 limit 1`,
+          [other.organizationId],
+        );
+        const theirs = rows[0]?.id;
+        if (!theirs) {
+          failures.push(`${contract.name}?${name}: the other organization has no ${table}`);
+          continue;
+        }
+        const binding = contract.rest[0]!;
+        const access = contract.access as OperationsAccess;
+        const role = access.roles === 'any' ? 'Admin' : (access.roles[0] ?? 'Admin');
+        // Required parameters besides the filter (an audit history's `entityType`).
+        const required = Object.fromEntries(
+          Object.entries(contract.input.query ?? {})
+            .filter(([field]) => field !== name)
+            .map(([field, schema]) => [field, field === 'entityType' ? 'ProductionObject' : sample(schema)] as const)
+            .filter(([, value]) => value !== undefined),
+        );
+        const send = async (id: string) => {
+          const query = new URLSearchParams({
+            ...Object.fromEntries(Object.entries(required).map(([k, v]) => [k, String(v)])),
+            [name]: id,
+          });
+          const response = await call(
+            stack,
+            sessions.get(role)!,
+            'GET',
+            `${fillPath(binding.path, { entity: 'production-objects' })}?${query}`,
+          );
+          const text = JSON.stringify({ ...response.body, instance: undefined }).replaceAll(id, '<id>');
+          return { status: response.status, body: JSON.parse(text) as unknown };
+        };
+        const foreignAnswer = await send(theirs);
+        const missingAnswer = await send(randomUUID());
+        if (JSON.stringify(foreignAnswer) !== JSON.stringify(missingAnswer)) {
+          failures.push(`${contract.name}?${name} as ${role}: ${JSON.stringify(foreignAnswer)} ≠ ${JSON.stringify(missingAnswer)}`);
+        }
+      }
+    } finally {
+      await db.end();
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
 describe('roles', () => {
   const restricted = OPERATIONS_CONTRACTS.filter((contract) => contract.access.kind === 'operations' && contract.rest.length > 0).flatMap(
     (contract) => {
