@@ -36,7 +36,7 @@ export const scmRecordFuelSupply = defineOperation({
   input: {
     body: {
       tankId: ops.ref('scm.fuel-tank'),
-      supplierId: ops.id(),
+      supplierId: ops.ref('scm.supplier'),
       quantityLiters: z.number().gt(0).max(100_000_000),
       supplyRequestId: ops.ref('scm.fuel-supply-request').nullable().default(null),
       sagaId: ops.id().nullable().default(null),
