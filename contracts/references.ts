@@ -4,7 +4,7 @@ import { kindOf, unwrap } from './schema-shape.js';
 
 /**
  * Fields of an operation's input that name a record by id. A field declares what it
- * references on its schema (`.meta({ references })`); the subgraph pipeline reads the
+ * references on its schema (`.meta({ 'x-references': … })`); the subgraph pipeline reads the
  * declarations of each contract once and checks, in the call's transaction, that every id
  * given names a record the caller may see (docs/adr/00NN-references-in-the-tenant.md).
  */
@@ -21,13 +21,14 @@ export interface ReferenceDeclaration {
 
 declare module 'zod' {
   interface GlobalMeta {
-    references?: ReferenceDeclaration;
+    /** Kept as an extension, so the OpenAPI and tool schemas say what the id names. */
+    'x-references'?: ReferenceTarget;
   }
 }
 
 /** Declares on an id schema the record it names. */
-export function references<T extends z.ZodType>(schema: T, declaration: ReferenceDeclaration): T {
-  return schema.meta({ references: declaration }) as T;
+export function references<T extends z.ZodType>(schema: T, target: ReferenceTarget): T {
+  return schema.meta({ 'x-references': target }) as T;
 }
 
 /** A declared reference of a contract: where its ids are in the input, and what they name. */
@@ -51,7 +52,8 @@ export interface ReferenceValue {
 
 function declarationOf(schema: z.ZodType): ReferenceDeclaration | undefined {
   const { base } = unwrap(schema);
-  return z.globalRegistry.get(schema)?.references ?? z.globalRegistry.get(base)?.references;
+  const target = z.globalRegistry.get(schema)?.['x-references'] ?? z.globalRegistry.get(base)?.['x-references'];
+  return target && { target };
 }
 
 function collect(schema: z.ZodType, location: InputLocation, path: Array<string | '[]'>, found: ReferenceField[]): void {

@@ -9,9 +9,9 @@ const codePoints = (value: string) => [...value].length;
 export const ops = {
   id: () => z.uuid().describe('A UUID.'),
   /** The id of a record of the caller's organization, of the kind named. */
-  ref: (kind: OperationsReferenceKind, id: z.ZodUUID = ops.id()) => references(id, { target: { kind } }),
+  ref: (kind: OperationsReferenceKind, id: z.ZodUUID = ops.id()) => references(id, { kind }),
   /** The id of a record whose kind is the value of the sibling field `field` (e.g. `entityType`). */
-  refBy: (field: string) => references(ops.id(), { target: { kindFrom: field } }),
+  refBy: (field: string) => references(ops.id(), { kindFrom: field }),
   /** A text of `min`…`max` characters (code points), trimmed. */
   text: (min: number, max: number) =>
     z
