@@ -49,6 +49,16 @@ describe('a document’s entityId', () => {
     expect({ ...theirs.body, instance: undefined }).toEqual({ ...missing.body, instance: undefined });
   });
 
+  it('is refused over GraphQL as over REST', async () => {
+    const response = await stack.graphql(
+      `mutation ($entityId: ID!) { coreInitiateDocumentUpload(entityType: "core.production-object", entityId: $entityId, filename: "a.pdf") { document { id } } }`,
+      { entityId: foreignObject },
+      { authorization: `Bearer ${engineer.token}`, 'idempotency-key': randomUUID() },
+    );
+    expect(response.body.data?.coreInitiateDocumentUpload ?? null).toBeNull();
+    expect(response.body.errors?.[0]?.extensions?.code).toBe('RECORD_NOT_FOUND');
+  });
+
   it('is accepted for a record of the caller’s organization', async () => {
     const response = await initiate('core.production-object', ownObject);
     expect(response.status, JSON.stringify(response.body)).toBe(201);
