@@ -7,6 +7,8 @@ import { coreInitiateDocumentUpload } from '../../contracts/operations/documents
 import { ops } from '../../contracts/operations/fields.js';
 import { scmRegisterTmcReceipt } from '../../contracts/operations/scm/tmc-movements.contract.js';
 import { referenceFields, referenceValues } from '../../contracts/references.js';
+import { OPERATIONS_CONTRACTS } from '../../contracts/operations/index.js';
+import { serviceOpenApi } from '../../rest-facade/openapi/generate.js';
 import { implement, type ReferenceCheck } from '../../subgraphs/shared/contracts/implementation.js';
 import { OperationPipeline } from '../../subgraphs/shared/contracts/pipeline.js';
 import { OperationsError } from '../../subgraphs/operations/operations.errors.js';
@@ -37,6 +39,20 @@ describe('declared references', () => {
     ]);
     const document = referenceValues(coreInitiateDocumentUpload, { entityType: 'eam.asset', entityId: ASSET, filename: 'a' });
     expect(document.map(({ param, kind }) => [param, kind])).toEqual([['entityId', 'eam.asset']]);
+  });
+});
+
+describe('the OpenAPI of operations', () => {
+  it('says what an id names and that one naming no visible record answers 404', () => {
+    const document = serviceOpenApi('operations', OPERATIONS_CONTRACTS) as {
+      paths: Record<
+        string,
+        Record<string, { requestBody: { content: Record<string, { schema: unknown }> }; responses: Record<string, unknown> }>
+      >;
+    };
+    const created = document.paths['/api/v1/scm/tmc/items']!.post!;
+    expect(Object.keys(created.responses)).toContain('404');
+    expect(JSON.stringify(created.requestBody.content['application/json']!.schema)).toContain('"x-references":{"kind":"eam.asset-class"}');
   });
 });
 
