@@ -117,7 +117,9 @@ export type Throttler = (contract: OperationContract, ctx: SubgraphContext, inpu
 
 /**
  * Judges the ids an input names by its contract's declared references (`contracts/references.ts`).
- * Runs inside `around`, before the service method, so it sees what the call may see.
+ * Runs inside `around`, before the service method, so it sees what the call may see. A refused
+ * call has run its service method (see the pipeline), so bind a check only beside an `around`
+ * that runs each call in one transaction: the refusal undoes the call's work.
  */
 export interface ReferenceCheck {
   /** The refusal for the first id that names no record the caller may see; undefined when all do. */
