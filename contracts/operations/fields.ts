@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { references } from '../references.js';
+import type { OperationsReferenceKind } from './references.js';
 
 /** Field schemas of the operations API, named by what they hold. */
 
@@ -6,6 +8,10 @@ const codePoints = (value: string) => [...value].length;
 
 export const ops = {
   id: () => z.uuid().describe('A UUID.'),
+  /** The id of a record of the caller's organization, of the kind named. */
+  ref: (kind: OperationsReferenceKind, id: z.ZodUUID = ops.id()) => references(id, { kind }),
+  /** The id of a record whose kind is the value of the sibling field `field` (e.g. `entityType`). */
+  refBy: (field: string) => references(ops.id(), { kindFrom: field }),
   /** A text of `min`…`max` characters (code points), trimmed. */
   text: (min: number, max: number) =>
     z

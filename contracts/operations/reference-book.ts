@@ -177,7 +177,7 @@ function importContracts(book: ReferenceBookDeclaration, readPath: string, base:
       output: ImportPreview,
       rest: { method: 'POST', path: `${readPath}/import/preview` },
     }),
-    commit(`commit${book.plural}Import`, `${readPath}/import/commit`, { body: { batchId: z.uuid() } }),
+    commit(`commit${book.plural}Import`, `${readPath}/import/commit`, { body: { batchId: ops.ref('core.import-batch', z.uuid()) } }),
     commit(`commit${book.plural}ImportByPath`, `${readPath}/import/:batchId/commit`, { path: { batchId: z.uuid() } }),
   ];
 }

@@ -3,6 +3,7 @@ import { members, superAdminOnly } from '../access.js';
 import { defineOperation } from '../operation.js';
 import { defineSubscription, topicFeed } from '../subscription.js';
 import { OperationsErrorCode as Code } from './errors.js';
+import { ops } from './fields.js';
 import { iamMe } from './iam.contract.js';
 
 /**
@@ -216,8 +217,8 @@ export const eamStartAssetDecommissionSaga = defineOperation({
   idempotency: 'required',
   input: {
     body: {
-      assetId: z.uuid(),
-      coApprovedBy: z.uuid().describe('The second approver: an active CEO or Engineer other than the caller.'),
+      assetId: ops.ref('eam.asset', z.uuid()),
+      coApprovedBy: ops.ref('iam.user', z.uuid()).describe('The second approver: an active CEO or Engineer other than the caller.'),
       reason: z.string().trim().min(5).max(1000),
     },
   },

@@ -7,6 +7,7 @@ import { LIBRARY_DESCRIPTION } from '../../contracts/library/about.js';
 import type { InputLocation, OperationContract, RestBinding, ServiceName } from '../../contracts/operation.js';
 import { describeSchema, unwrap } from '../../contracts/schema-shape.js';
 import { VERSION } from '../../contracts/version.js';
+import { referenceFields } from '../../contracts/references.js';
 import { MCP_SERVERS } from '../../contracts/registry.js';
 import { errorBody } from './error-bodies.js';
 import { mcpPath } from './mcp-paths.js';
@@ -73,6 +74,8 @@ function statusesOf(contract: OperationContract): number[] {
   if (refusable(contract) || family === 'library-admin') statuses.add(422);
   if (contract.idempotency) [400, 409, 422].forEach((status) => statuses.add(status));
   for (const key of contract.errors) statuses.add(errorCode(key).status);
+  // An id naming no record the caller may see is refused as not found (contracts/references.ts).
+  if (referenceFields(contract).length > 0) statuses.add(404);
   return [...statuses].sort();
 }
 

@@ -73,6 +73,11 @@ export class OperationsError extends DomainError {
     return new OperationsError(Code.RECORD_NOT_FOUND, `${entity} not found.`);
   }
 
+  /** A record the input names by id that does not exist or that the caller may not see: the same 404 either way. */
+  static referenceNotFound(entity: string, param: string): OperationsError {
+    return new OperationsError(Code.RECORD_NOT_FOUND, `${entity} not found.`, { param });
+  }
+
   static businessKeyTaken(entity: string, key: string): OperationsError {
     return new OperationsError(Code.BUSINESS_KEY_TAKEN, `Another active ${entity} has ${key}.`);
   }

@@ -9,6 +9,7 @@ import { AuditService } from './core/audit.service.js';
 import { SystemRoleBook } from './core/system-roles.js';
 import { OperationsGuard } from './core/operations-guard.js';
 import { recordOperations } from './core/records.operations.js';
+import { tenantReferences } from './core/references.js';
 import { tenantTransaction } from './core/tenancy.js';
 import { TrashService } from './core/trash.service.js';
 import { firstStart } from './demo/first-start.js';
@@ -126,6 +127,7 @@ export const operationsModule: SubgraphModule = {
     ],
     guards: { public: publicGuard, operations: services.get(OperationsGuard) },
     around: tenantTransaction,
+    references: tenantReferences,
     throttle: services.get(AttemptCounter).throttle,
   }),
   http: (services, _runtime, origin) => [services.get(OpenIdProvider).mount(origin)],

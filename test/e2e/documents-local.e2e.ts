@@ -24,11 +24,19 @@ let stack: TestStack;
 let foreman: Session;
 let mechanic: Session;
 let admin: Session;
+/** A production object every writer of the demo organization sees: a document names a record of the caller's organization. */
+let objectId: string;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 function initiate(session: Session, overrides: Record<string, unknown> = {}) {
-  const body = { entityType: 'eam.asset', entityId: randomUUID(), filename: 'passport.pdf', mimeType: 'application/pdf', ...overrides };
+  const body = {
+    entityType: 'core.production-object',
+    entityId: objectId,
+    filename: 'passport.pdf',
+    mimeType: 'application/pdf',
+    ...overrides,
+  };
   return call(stack, session, 'POST', '/api/v1/core/documents', body, idempotencyKey());
 }
 
@@ -56,6 +64,7 @@ beforeAll(async () => {
     login(stack, demoEmail('Mechanic')),
     login(stack, demoEmail('Admin')),
   ]);
+  objectId = (await call(stack, foreman, 'GET', '/api/v1/core/production-objects')).body[0].id;
 });
 afterAll(async () => {
   await stack?.stop();
@@ -251,8 +260,8 @@ describe('bounds and roles', () => {
 
   it('gives the upload address over GraphQL as a path of this API', async () => {
     const response = await stack.graphql<{ coreInitiateDocumentUpload: { document: { status: string }; upload: { url: string } } }>(
-      `mutation ($entityId: ID!) { coreInitiateDocumentUpload(entityType: "hr.personnel", entityId: $entityId, filename: "a.txt") { document { status } upload { url } } }`,
-      { entityId: randomUUID() },
+      `mutation ($entityId: ID!) { coreInitiateDocumentUpload(entityType: "core.production-object", entityId: $entityId, filename: "a.txt") { document { status } upload { url } } }`,
+      { entityId: objectId },
       { authorization: `Bearer ${foreman.token}`, 'idempotency-key': randomUUID() },
     );
     expect(response.body.data?.coreInitiateDocumentUpload.document.status).toBe('pending');

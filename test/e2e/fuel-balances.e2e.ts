@@ -17,7 +17,8 @@ import { Actors } from '../support/actors.js';
 let actors: Actors;
 let orm: SubgraphOrm;
 const issues = new FuelIssueService();
-const SUPPLIER = randomUUID();
+/** A supplier of the organization: a fuel supply names one. */
+let supplierId: string;
 
 /** Runs `work` in one tenant transaction of the demo organization, as the Supply user. */
 function asSupply<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -54,7 +55,7 @@ async function newTank(capacityLiters: number, initialBalanceLiters: number, min
 }
 
 const supply = (tankId: string, quantityLiters: number) =>
-  actors.act('Supply', 'POST', '/api/v1/scm/fuel/supplies', { tankId, supplierId: SUPPLIER, quantityLiters });
+  actors.act('Supply', 'POST', '/api/v1/scm/fuel/supplies', { tankId, supplierId, quantityLiters });
 const balance = async (tankId: string) => (await actors.act('CEO', 'GET', `/api/v1/scm/fuel/tanks/${tankId}`)).body.currentBalanceLiters;
 const exactBalance = async (tankId: string) =>
   (
@@ -65,6 +66,9 @@ const exactBalance = async (tankId: string) =>
 
 beforeAll(async () => {
   actors = await Actors.start();
+  const supplier = await actors.act('Supply', 'POST', '/api/v1/scm/suppliers', { bin: '971240001315', legalName: 'Fuel Supplier' });
+  expect(supplier.status, JSON.stringify(supplier.body)).toBe(201);
+  supplierId = supplier.body.id;
   orm = await openOrm(
     { schema: 'operations', entities: [], migrations: [] },
     { databaseUrl: actors.stack.databaseUrl, logger: createLogger('silent') },

@@ -13,7 +13,8 @@ let actors: Actors;
 let tankId: string;
 let otherTankId: string;
 let southTankId: string;
-const SUPPLIER = randomUUID();
+/** A supplier of the organization: a fuel supply names one. */
+let supplierId: string;
 const PATH = '/api/v1/scm/fuel/supply-requests';
 
 async function draft(role: OperationsRole = 'Foreman', tank = () => tankId) {
@@ -30,8 +31,7 @@ async function draft(role: OperationsRole = 'Foreman', tank = () => tankId) {
 const step = (role: OperationsRole, id: string, verb: string, body: unknown = {}) =>
   actors.act(role, 'POST', `${PATH}/${id}/${verb}`, body);
 const supply = async (tank: string, quantityLiters = 4800, supplyRequestId: string | null = null) =>
-  (await actors.act('Supply', 'POST', '/api/v1/scm/fuel/supplies', { tankId: tank, supplierId: SUPPLIER, quantityLiters, supplyRequestId }))
-    .body;
+  (await actors.act('Supply', 'POST', '/api/v1/scm/fuel/supplies', { tankId: tank, supplierId, quantityLiters, supplyRequestId })).body;
 
 async function approved() {
   const request = await draft();
@@ -42,6 +42,9 @@ async function approved() {
 
 beforeAll(async () => {
   actors = await Actors.start();
+  const supplier = await actors.act('Supply', 'POST', '/api/v1/scm/suppliers', { bin: '971240001315', legalName: 'Fuel Supplier' });
+  expect(supplier.status, JSON.stringify(supplier.body)).toBe(201);
+  supplierId = supplier.body.id;
   const tank = async (code: string, objectId = actors.north) =>
     (
       await actors.act('Admin', 'POST', '/api/v1/scm/fuel/tanks', {

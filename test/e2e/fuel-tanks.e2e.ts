@@ -6,7 +6,8 @@ import { Actors } from '../support/actors.js';
 
 let actors: Actors;
 let codes = 0;
-const SUPPLIER = randomUUID();
+/** A supplier of the organization: a fuel supply names one. */
+let supplierId: string;
 const LOW_STOCK = 'scm.fuel.tank.low-stock';
 
 async function newTank(body: Record<string, unknown> = {}, objectId = actors.north) {
@@ -22,7 +23,7 @@ async function newTank(body: Record<string, unknown> = {}, objectId = actors.nor
 }
 
 const supply = (tankId: string, quantityLiters: number, extra: Record<string, unknown> = {}) =>
-  actors.act('Supply', 'POST', '/api/v1/scm/fuel/supplies', { tankId, supplierId: SUPPLIER, quantityLiters, ...extra });
+  actors.act('Supply', 'POST', '/api/v1/scm/fuel/supplies', { tankId, supplierId, quantityLiters, ...extra });
 const reverse = (id: string, body: Record<string, unknown> = {}) =>
   actors.act('Supply', 'POST', `/api/v1/scm/fuel/supplies/${id}/reverse`, {
     reason: 'Ошибка ввода',
@@ -34,6 +35,9 @@ const lowStockFor = async (tankId: string) => (await actors.events(LOW_STOCK)).f
 
 beforeAll(async () => {
   actors = await Actors.start();
+  const supplier = await actors.act('Supply', 'POST', '/api/v1/scm/suppliers', { bin: '971240001315', legalName: 'Fuel Supplier' });
+  expect(supplier.status, JSON.stringify(supplier.body)).toBe(201);
+  supplierId = supplier.body.id;
 });
 afterAll(async () => {
   await actors?.stop();
@@ -165,7 +169,7 @@ describe('supplies', () => {
       tankId: created.id,
       objectId: actors.north,
       kind: 'receipt',
-      supplierId: SUPPLIER,
+      supplierId,
       quantityLiters: 0.1,
       occurredAt: '2026-11-20T08:00:00.000Z',
       actorId: actors.userId('Supply'),
@@ -180,7 +184,7 @@ describe('supplies', () => {
     expect((await supply(created.id, 999.7)).body.balanceAfterLiters).toBe(1000);
     for (const quantityLiters of [0, -5]) expect((await supply(created.id, quantityLiters)).status).toBe(422);
     expect((await supply(randomUUID(), 1)).status).toBe(404);
-    const history = await actors.act('Foreman', 'GET', `/api/v1/scm/fuel/supplies?tankId=${created.id}&supplierId=${SUPPLIER}&limit=2`);
+    const history = await actors.act('Foreman', 'GET', `/api/v1/scm/fuel/supplies?tankId=${created.id}&supplierId=${supplierId}&limit=2`);
     expect(history.body.items.map((item: { quantityLiters: number }) => item.quantityLiters)).toEqual([999.7, 0.2]);
     const rest = await actors.act(
       'Foreman',

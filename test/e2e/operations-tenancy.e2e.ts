@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS_ROLES, type OperationsAccess, type OperationsRole } from '../../contracts/access.js';
@@ -14,6 +15,9 @@ import {
   SUPER_ADMIN,
   type Session,
 } from '../support/operations.js';
+import { referenceFields, type ReferenceField } from '../../contracts/references.js';
+import { kindOf, unwrap } from '../../contracts/schema-shape.js';
+import { REFERENCE_TABLES } from '../../subgraphs/operations/core/references.js';
 import { FOREIGN_RECORDS } from '../support/foreign-records/index.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
@@ -105,6 +109,213 @@ describe('another organization’s records', () => {
       expect(theirs.status, where).toBe(404);
       expect({ ...theirs.body, instance: undefined }, where).toEqual({ ...missing.body, instance: undefined });
     }
+  });
+});
+
+/** Body fields holding an id that is not a record of the caller's organization, and why. */
+const NOT_REFERENCES: Readonly<Record<string, string>> = {
+  'iamCreateUser.organizationId': 'names the organization itself; only the super-admin may name another',
+  'iamCreateUser.objectIds[]': 'objects of the organization the super-admin names, which need not be the one it acts in',
+  'iamVerifySecondFactor.challenge_id': 'a sign-in challenge, answered before any organization is known',
+  'iamResendSecondFactor.challenge_id': 'a sign-in challenge, answered before any organization is known',
+  'scmRecordFuelSupply.sagaId': 'the saga that records the supply',
+  'scmRegisterTmcReceipt.receivedById': 'the person who received the goods, recorded as given',
+  'prdAddShiftBlasting.permitId': 'a blasting permit of the HSE module, which this release does not hold',
+};
+
+/** Every id field of a schema, named as `referenceFields` names them (`lines[].itemId`). */
+function idFields(schema: Parameters<typeof unwrap>[0], param: string): string[] {
+  const kind = kindOf(unwrap(schema).base);
+  if (kind.kind === 'scalar') return kind.scalar === 'id' ? [param] : [];
+  if (kind.kind === 'list') return idFields(kind.item, `${param}[]`);
+  if (kind.kind === 'object') return Object.entries(kind.shape).flatMap(([key, field]) => idFields(field, `${param}.${key}`));
+  return [];
+}
+
+/** Sets every value at a reference's path in a request body (creating an optional top-level field). */
+function setAt(body: Record<string, unknown>, field: ReferenceField, value: () => string): void {
+  const visit = (target: unknown, at: number): unknown => {
+    const key = field.path[at]!;
+    if (at === field.path.length - 1) {
+      if (key === '[]') return Array.isArray(target) ? target.map(() => value()) : [value()];
+      return { ...(target as object), [key]: value() };
+    }
+    if (key === '[]') return (Array.isArray(target) ? target : [{}]).map((item) => visit(item, at + 1));
+    return {
+      ...(target as object),
+      [key]: visit((target as Record<string, unknown>)[key] ?? (field.path[at + 1] === '[]' ? [] : {}), at + 1),
+    };
+  };
+  Object.assign(body, visit(body, 0));
+}
+
+const bodyReferences = OPERATIONS_CONTRACTS.filter(
+  (contract) => contract.rest.length > 0 && (contract.access as OperationsAccess).superAdmin !== 'only',
+).flatMap((contract) =>
+  referenceFields(contract)
+    .filter((field) => field.location === 'body')
+    .map((field) => ({ contract, field })),
+);
+
+describe('ids in a request body', () => {
+  it('are all declared as references to a kind of record, or listed with the reason they name none', () => {
+    const fields = OPERATIONS_CONTRACTS.flatMap((contract) =>
+      Object.entries(contract.input.body ?? {}).flatMap(([name, schema]) => idFields(schema, name).map((param) => ({ contract, param }))),
+    );
+    const declared = new Set(
+      OPERATIONS_CONTRACTS.flatMap((contract) => referenceFields(contract).map((field) => `${contract.name}.${field.param}`)),
+    );
+    const undeclared = fields
+      .map(({ contract, param }) => `${contract.name}.${param}`)
+      .filter((name) => !declared.has(name) && !NOT_REFERENCES[name]);
+    expect(undeclared).toEqual([]);
+    const named = new Set(fields.map(({ contract, param }) => `${contract.name}.${param}`));
+    expect(Object.keys(NOT_REFERENCES).filter((name) => !named.has(name) || declared.has(name))).toEqual([]);
+    expect(bodyReferences.length).toBeGreaterThan(40);
+  });
+
+  it('naming another organization’s record are refused exactly as a missing record, for every operation', async () => {
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    const firstRow = async (kind: keyof typeof REFERENCE_TABLES, organizationId: string) => {
+      const { rows } = await db.query<{ id: string }>(
+        `select id::text as id from operations.${REFERENCE_TABLES[kind].table} where organization_id = $1 order by id limit 1`,
+        [organizationId],
+      );
+      return rows[0]?.id;
+    };
+    const demo = sessions.get('Admin')!.organizationId!;
+    const failures: string[] = [];
+    try {
+      for (const { contract, field } of bodyReferences) {
+        const binding = contract.rest[0]!;
+        const access = contract.access as OperationsAccess;
+        const role = access.roles === 'any' ? 'Admin' : (access.roles[0] ?? 'Admin');
+        // A document's `entityId` names the record its `entityType` names.
+        const kind = ('kind' in field.target ? field.target.kind : 'eam.asset') as keyof typeof REFERENCE_TABLES;
+        const theirs = await firstRow(kind, other.organizationId);
+        if (!theirs) {
+          failures.push(`${contract.name}.${field.param}: the other organization has no ${kind}`);
+          continue;
+        }
+        const body = sampleBody(contract);
+        if ('kindFrom' in field.target) body[field.target.kindFrom] = kind;
+        // The other references name the caller's own records where it has any, so the one tried is what fails.
+        for (const sibling of referenceFields(contract)) {
+          if (sibling === field || sibling.location !== 'body' || !('kind' in sibling.target)) continue;
+          const own = await firstRow(sibling.target.kind as keyof typeof REFERENCE_TABLES, demo);
+          if (own) setAt(body, sibling, () => own);
+        }
+        // The route's own record, where the caller's organization has one, so the body is what is judged.
+        const prefix = /^(.*?)\/:id\b/.exec(binding.path)?.[1];
+        const listed = prefix
+          ? await call(stack, sessions.get(role)!, 'GET', fillPath(prefix, { entity: 'production-objects' }))
+          : undefined;
+        const rows = (Array.isArray(listed?.body) ? listed.body : listed?.body?.items) as Array<{ id: string }> | undefined;
+        const path = fillPath(binding.path, { entity: 'production-objects', ...(rows?.[0] ? { id: rows[0].id } : {}) });
+        const absent = randomUUID();
+        const send = async (id: string) => {
+          const request = structuredClone(body);
+          setAt(request, field, () => id);
+          const response = await call(stack, sessions.get(role)!, binding.method, path, request, idempotencyKey());
+          const text = JSON.stringify({ ...response.body, instance: undefined }).replaceAll(id, '<id>');
+          return { status: response.status, body: JSON.parse(text) as unknown };
+        };
+        const foreignAnswer = await send(theirs);
+        const missingAnswer = await send(absent);
+        const where = `${contract.name}.${field.param} as ${role}`;
+        if (foreignAnswer.status < 400) failures.push(`${where}: accepted (${foreignAnswer.status})`);
+        else if (JSON.stringify(foreignAnswer) !== JSON.stringify(missingAnswer)) {
+          failures.push(`${where}: ${JSON.stringify(foreignAnswer)} ≠ ${JSON.stringify(missingAnswer)}`);
+        }
+      }
+    } finally {
+      await db.end();
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+/** The table a list's id filter names, by the filter's name. */
+const FILTER_TABLES: Readonly<Record<string, string>> = {
+  objectId: 'production_object',
+  productionObjectId: 'production_object',
+  assetId: 'asset',
+  tankId: 'fuel_tank',
+  supplierId: 'supplier',
+  warehouseId: 'warehouse',
+  itemId: 'tmc_item',
+  personnelId: 'personnel',
+  positionId: 'position',
+  sourceId: 'shift_report',
+  shiftReportId: 'shift_report',
+  entityId: 'production_object',
+};
+
+describe('ids in a list’s filters', () => {
+  const filters = OPERATIONS_CONTRACTS.filter(
+    (contract) => contract.rest[0]?.method === 'GET' && (contract.access as OperationsAccess).superAdmin !== 'only',
+  ).flatMap((contract) =>
+    Object.entries(contract.input.query ?? {})
+      .filter(([, schema]) => idFields(schema, '').length > 0)
+      .map(([name]) => ({ contract, name })),
+  );
+
+  it('of another organization’s record answer exactly as a missing record (nothing of it shows)', async () => {
+    expect(filters.length).toBeGreaterThan(20);
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    const failures: string[] = [];
+    try {
+      for (const { contract, name } of filters) {
+        const table = FILTER_TABLES[name];
+        if (!table) {
+          failures.push(`${contract.name}?${name}: no table known for the filter`);
+          continue;
+        }
+        const { rows } = await db.query<{ id: string }>(
+          `select id::text as id from operations.${table} where organization_id = $1 limit 1`,
+          [other.organizationId],
+        );
+        const theirs = rows[0]?.id;
+        if (!theirs) {
+          failures.push(`${contract.name}?${name}: the other organization has no ${table}`);
+          continue;
+        }
+        const binding = contract.rest[0]!;
+        const access = contract.access as OperationsAccess;
+        const role = access.roles === 'any' ? 'Admin' : (access.roles[0] ?? 'Admin');
+        // Required parameters besides the filter (an audit history's `entityType`).
+        const required = Object.fromEntries(
+          Object.entries(contract.input.query ?? {})
+            .filter(([field]) => field !== name)
+            .map(([field, schema]) => [field, field === 'entityType' ? 'ProductionObject' : sample(schema)] as const)
+            .filter(([, value]) => value !== undefined),
+        );
+        const send = async (id: string) => {
+          const query = new URLSearchParams({
+            ...Object.fromEntries(Object.entries(required).map(([k, v]) => [k, String(v)])),
+            [name]: id,
+          });
+          const response = await call(
+            stack,
+            sessions.get(role)!,
+            'GET',
+            `${fillPath(binding.path, { entity: 'production-objects' })}?${query}`,
+          );
+          const text = JSON.stringify({ ...response.body, instance: undefined }).replaceAll(id, '<id>');
+          return { status: response.status, body: JSON.parse(text) as unknown };
+        };
+        const foreignAnswer = await send(theirs);
+        const missingAnswer = await send(randomUUID());
+        if (JSON.stringify(foreignAnswer) !== JSON.stringify(missingAnswer)) {
+          failures.push(`${contract.name}?${name} as ${role}: ${JSON.stringify(foreignAnswer)} ≠ ${JSON.stringify(missingAnswer)}`);
+        }
+      }
+    } finally {
+      await db.end();
+    }
+    expect(failures).toEqual([]);
   });
 });
 

@@ -122,9 +122,19 @@ describe('TMC items', () => {
   });
 
   it('updates the name and the asset class and leaves what is not sent', async () => {
-    const id = await stock.item({ assetClassId: '0b8f4a8e-3c1d-4b6f-9c2e-7d5a1b3c4e5f' });
+    // An asset class of the organization: an id that names none is refused (test/e2e/operations-tenancy.e2e.ts).
+    const assetClass = await call(
+      stack,
+      sessions.Admin,
+      'POST',
+      '/api/v1/eam/asset-classes',
+      { code: 'BITS', name: 'Буровые долота' },
+      idempotencyKey(),
+    );
+    expect(assetClass.status, JSON.stringify(assetClass.body)).toBe(201);
+    const id = await stock.item({ assetClassId: assetClass.body.id });
     const renamed = await call(stack, sessions.Supply, 'PATCH', `${ITEMS}/${id}`, { name: 'Долото 244,5 мм' }, idempotencyKey());
-    expect(renamed.body).toMatchObject({ name: 'Долото 244,5 мм', assetClassId: '0b8f4a8e-3c1d-4b6f-9c2e-7d5a1b3c4e5f' });
+    expect(renamed.body).toMatchObject({ name: 'Долото 244,5 мм', assetClassId: assetClass.body.id });
     const cleared = await call(stack, sessions.Supply, 'PATCH', `${ITEMS}/${id}`, { assetClassId: null }, idempotencyKey());
     expect(cleared.body).toMatchObject({ name: 'Долото 244,5 мм', assetClassId: null });
   });

@@ -39,7 +39,7 @@ export const coreInitiateDocumentUpload = defineOperation({
   input: {
     body: {
       entityType: entityTypeField(),
-      entityId: ops.id(),
+      entityId: ops.refBy('entityType'),
       filename: ops.text(1, 255),
       mimeType: ops.text(1, 200).optional(),
       bucket: z.enum(DOCUMENT_BUCKETS).default('documents'),

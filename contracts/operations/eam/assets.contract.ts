@@ -48,9 +48,9 @@ export const eamCreateAsset = defineOperation({
         .regex(INVENTORY_NUMBER, { error: 'must be 2 or 3 upper-case Latin or Cyrillic letters, a hyphen and 3 to 5 digits' })
         .describe('E.g. `БУ-0042` or `DR-123`.'),
       name: ops.text(2, 200),
-      assetClassId: ops.id(),
-      currentObjectId: ops.id(),
-      responsibleMechanicId: ops.id().optional().describe('A user of the organization holding the Mechanic role.'),
+      assetClassId: ops.ref('eam.asset-class'),
+      currentObjectId: ops.ref('core.production-object'),
+      responsibleMechanicId: ops.ref('iam.user').optional().describe('A user of the organization holding the Mechanic role.'),
       commissionedAt: ops.date().refine((date) => date <= today(), { error: 'must not be in the future' }),
       passport: z.record(z.string(), z.unknown()).describe('The technical passport (any JSON object).'),
     },
@@ -81,7 +81,7 @@ export const eamMoveAsset = defineOperation({
     'Operational assets only; journal op `transfer_audit`. Foremen and Mechanics move only between their own objects (another is not found).',
   access: members(MOVERS),
   idempotency: 'required',
-  input: { path: byId, body: { toObjectId: ops.id(), reason: ops.text(0, 1000).optional() } },
+  input: { path: byId, body: { toObjectId: ops.ref('core.production-object'), reason: ops.text(0, 1000).optional() } },
   output: Asset,
   rest: { method: 'POST', path: '/api/v1/eam/assets/:id/move' },
   errors: [...CONFLICT, EamErrorCode.ASSET_ALREADY_AT_OBJECT],
@@ -113,7 +113,7 @@ export const eamDecommissionAsset = defineOperation({
   input: {
     path: byId,
     body: {
-      coApprovedBy: ops.id().describe('The second approver: a CEO or Engineer; an empty string is refused with 422.'),
+      coApprovedBy: ops.ref('iam.user').describe('The second approver: a CEO or Engineer; an empty string is refused with 422.'),
       reason: z.string().trim().min(5).max(1000),
     },
   },

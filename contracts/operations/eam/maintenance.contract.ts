@@ -36,7 +36,7 @@ export const eamScheduleMaintenance = defineOperation({
   idempotency: 'required',
   input: {
     body: {
-      assetId: ops.id(),
+      assetId: ops.ref('eam.asset'),
       scheduledAt: ops.dateTime().refine((value) => Date.parse(value) >= Date.now() - CLOCK_SKEW_MS, { error: 'must not be in the past' }),
       reason: ops.text(2, 500),
     },

@@ -35,10 +35,10 @@ export const scmRecordFuelSupply = defineOperation({
   idempotency: 'required',
   input: {
     body: {
-      tankId: ops.id(),
-      supplierId: ops.id(),
+      tankId: ops.ref('scm.fuel-tank'),
+      supplierId: ops.ref('scm.supplier'),
       quantityLiters: z.number().gt(0).max(100_000_000),
-      supplyRequestId: ops.id().nullable().default(null),
+      supplyRequestId: ops.ref('scm.fuel-supply-request').nullable().default(null),
       sagaId: ops.id().nullable().default(null),
       occurredAt: ops.dateTime().optional().describe('Default now.'),
     },

@@ -41,7 +41,12 @@ export const scmCreateFuelSupplyRequest = defineOperation({
   access: members(INITIATORS),
   idempotency: 'required',
   input: {
-    body: { tankId: ops.id(), requestedVolumeLiters: volume(), desiredDeliveryDate: ops.date(), justification: ops.text(1, 2000) },
+    body: {
+      tankId: ops.ref('scm.fuel-tank'),
+      requestedVolumeLiters: volume(),
+      desiredDeliveryDate: ops.date(),
+      justification: ops.text(1, 2000),
+    },
   },
   output: FuelSupplyRequest,
   rest: { method: 'POST', path: '/api/v1/scm/fuel/supply-requests', status: 201 },
@@ -142,7 +147,7 @@ export const scmLinkFuelSupply = defineOperation({
     'Approved to fulfilled; sets `fulfilledSupplyId`, `fulfilledQuantityLiters` (default the requested volume) and `fulfilledAt`. The supply is a receipt into the request’s tank, not reversed, recorded for no other request and linked to no other request.',
   access: members(['Supply', 'Admin']),
   idempotency: 'required',
-  input: { path: byId, body: { supplyId: ops.id(), fulfilledQuantityLiters: volume().optional() } },
+  input: { path: byId, body: { supplyId: ops.ref('scm.fuel-supply'), fulfilledQuantityLiters: volume().optional() } },
   output: FuelSupplyRequest,
   rest: { method: 'POST', path: '/api/v1/scm/fuel/supply-requests/:id/link-supply' },
   errors: [

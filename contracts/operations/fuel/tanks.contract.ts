@@ -37,7 +37,7 @@ export const scmCreateFuelTank = defineOperation({
   idempotency: 'required',
   input: {
     body: {
-      objectId: ops.id(),
+      objectId: ops.ref('core.production-object'),
       code: ops.text(1, 64).describe('Unique within the organization.'),
       capacityLiters: z.int().min(1).max(LITERS_MAX),
       minLevelLiters: z.int().min(0).max(LITERS_MAX),

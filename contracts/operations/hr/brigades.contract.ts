@@ -51,9 +51,9 @@ export const hrCreateBrigade = defineOperation({
   input: {
     body: {
       name: ops.text(1, 200),
-      objectId: ops.id(),
+      objectId: ops.ref('core.production-object'),
       workType: WorkType,
-      brigadierId: ops.id().nullable().optional().describe('An employee who is not terminated.'),
+      brigadierId: ops.ref('hr.personnel').nullable().optional().describe('An employee who is not terminated.'),
     },
   },
   output: Brigade,
@@ -83,7 +83,7 @@ export const hrUpdateBrigade = defineOperation({
   idempotency: 'required',
   input: {
     path: byId,
-    body: { name: ops.text(1, 200).optional(), workType: WorkType.optional(), brigadierId: ops.id().nullable().optional() },
+    body: { name: ops.text(1, 200).optional(), workType: WorkType.optional(), brigadierId: ops.ref('hr.personnel').nullable().optional() },
   },
   output: Brigade,
   rest: { method: 'PATCH', path: `${PATH}/:id` },
@@ -112,7 +112,7 @@ export const hrAddBrigadeMember = defineOperation({
     'An active membership of the employee in another brigade is closed (its `toDate` is `fromDate`) in the same transaction; the database holds at most one active membership per employee.',
   access: MANAGERS,
   idempotency: 'required',
-  input: { path: byId, body: { personnelId: ops.id(), fromDate: ops.date().optional().describe('Default today.') } },
+  input: { path: byId, body: { personnelId: ops.ref('hr.personnel'), fromDate: ops.date().optional().describe('Default today.') } },
   output: BrigadeMembership,
   rest: { method: 'POST', path: `${PATH}/:id/members`, status: 201 },
   errors: [

@@ -39,10 +39,10 @@ export const hrHirePersonnel = defineOperation({
     body: {
       fullName: ops.text(1, 200),
       tabNumber: ops.text(1, 50),
-      positionId: ops.id(),
+      positionId: ops.ref('hr.position'),
       hiredAt: dateSince('1990-01-01'),
       birthDate: dateSince('1900-01-01').optional(),
-      objectId: ops.id().optional(),
+      objectId: ops.ref('core.production-object').optional(),
       phone: ops.text(0, 50).optional(),
       email: z.email().max(254).optional(),
     },
@@ -78,7 +78,7 @@ export const hrUpdatePersonnel = defineOperation({
     body: {
       fullName: ops.text(1, 200).optional(),
       tabNumber: ops.text(1, 50).optional(),
-      positionId: ops.id().optional(),
+      positionId: ops.ref('hr.position').optional(),
       birthDate: dateSince('1900-01-01').nullable().optional(),
       phone: ops.text(0, 50).nullable().optional(),
       email: z.email().max(254).nullable().optional(),
@@ -98,7 +98,10 @@ export const hrTransferPersonnel = defineOperation({
     'Recorded with its reason and date (`effectiveFrom`, default today). An active membership in a brigade of another object is closed, and the employee stops leading brigades of other objects, in the same transaction.',
   access: members(['Admin', 'Engineer']),
   idempotency: 'required',
-  input: { path: byId, body: { toObjectId: ops.id(), reason: ops.text(1, 1000), effectiveFrom: ops.date().optional() } },
+  input: {
+    path: byId,
+    body: { toObjectId: ops.ref('core.production-object'), reason: ops.text(1, 1000), effectiveFrom: ops.date().optional() },
+  },
   output: Personnel,
   rest: { method: 'POST', path: `${PATH}/:id/transfer` },
   errors: [NOT_FOUND, CONFLICT, HrErrorCode.HR_REFERENCE_NOT_FOUND, HrErrorCode.HR_SAME_OBJECT],

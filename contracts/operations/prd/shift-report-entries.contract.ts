@@ -67,8 +67,8 @@ export const prdAddShiftPersonnel = addEntry(
   'personnel',
   'Add a personnel entry',
   {
-    personnelId: ops.id(),
-    positionId: ops.id(),
+    personnelId: ops.ref('hr.personnel'),
+    positionId: ops.ref('hr.position'),
     hoursWorked: hours('Hours worked'),
     downtimeHours: hours('Hours stood idle'),
   },
@@ -82,8 +82,8 @@ export const prdAddShiftAssetUsage = addEntry(
   'asset-usages',
   'Add an asset usage',
   {
-    assetId: ops.id(),
-    operatorPersonnelId: ops.id().nullable().optional().describe('The operator (an employee, not terminated), or null.'),
+    assetId: ops.ref('eam.asset'),
+    operatorPersonnelId: ops.ref('hr.personnel').nullable().optional().describe('The operator (an employee, not terminated), or null.'),
     hoursWorked: hours('Machine hours'),
     meterReadingStart: meter('Meter at the start of the shift'),
     meterReadingEnd: meter('Meter at the end of the shift, not below the start'),
@@ -98,7 +98,7 @@ export const prdAddShiftDrilling = addEntry(
   'drilling',
   'Add a drilling entry',
   {
-    assetUsageId: ops.id().describe('An asset usage of this report.'),
+    assetUsageId: ops.ref('prd.asset-usage').describe('An asset usage of this report.'),
     holesDrilled: z.int().min(1).max(INT_MAX),
     depthMeters: scaled(z.number().gt(0).max(1_000_000), 2, 'Metres drilled: above 0, up to 2 decimal places.'),
     drillBitWearPercent: scaled(z.number().min(0).max(100), 2, 'Wear of the drill bit: 0 to 100, up to 2 decimal places.')
@@ -128,8 +128,8 @@ export const prdAddShiftFuel = addEntry(
   'fuel',
   'Add a fuel entry',
   {
-    assetUsageId: ops.id().describe('An asset usage of this report.'),
-    tankId: ops.id().describe('The tank the fuel is issued from on approval.'),
+    assetUsageId: ops.ref('prd.asset-usage').describe('An asset usage of this report.'),
+    tankId: ops.ref('scm.fuel-tank').describe('The tank the fuel is issued from on approval.'),
     fuelType: FuelType,
     litersIssued: liters('Litres issued'),
     litersConsumed: liters('Litres consumed, not above `litersIssued`'),
@@ -143,7 +143,7 @@ export const prdAddShiftDowntime = addEntry(
   'downtime',
   'Add a downtime entry',
   {
-    assetUsageId: ops.id().nullable().optional().describe('An asset usage of this report, or null for the whole crew.'),
+    assetUsageId: ops.ref('prd.asset-usage').nullable().optional().describe('An asset usage of this report, or null for the whole crew.'),
     reasonCode: DowntimeReason,
     startedAt: ops.dateTime(),
     endedAt: ops.dateTime().describe('After `startedAt`.'),
@@ -158,12 +158,12 @@ export const prdAddShiftMaterial = addEntry(
   'materials',
   'Add a material usage',
   {
-    assetUsageId: ops.id().nullable().optional().describe('An asset usage of this report, or null.'),
-    tmcItemId: ops.id().describe('An active TMC item.'),
+    assetUsageId: ops.ref('prd.asset-usage').nullable().optional().describe('An asset usage of this report, or null.'),
+    tmcItemId: ops.ref('scm.tmc-item').describe('An active TMC item.'),
     quantity: scaled(z.number().gt(0).max(1_000_000_000), 3, 'Quantity used: above 0, up to 3 decimal places.'),
     unit: ops.text(1, 20).describe('The unit the item is counted in (e.g. `шт`).'),
     warehouseId: ops
-      .id()
+      .ref('scm.warehouse')
       .nullable()
       .optional()
       .describe('The warehouse to write the usage off on approval; by default the single active warehouse of the report’s object.'),

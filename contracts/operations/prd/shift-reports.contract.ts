@@ -54,7 +54,7 @@ export const prdCreateShiftReport = defineOperation({
     'One report per organization, production object, date and shift type: 409 `PRD_SHIFT_REPORT_DUPLICATE` while another is not rejected; after a rejection a new draft may be created.',
   access: members(PRD_AUTHORS),
   idempotency: 'required',
-  input: { body: { productionObjectId: ops.id(), shiftDate: ops.date(), shiftType: ShiftType } },
+  input: { body: { productionObjectId: ops.ref('core.production-object'), shiftDate: ops.date(), shiftType: ShiftType } },
   output: ShiftReport,
   rest: { method: 'POST', path: PATH, status: 201 },
   errors: [PrdErrorCode.PRD_SHIFT_REPORT_DUPLICATE, PrdErrorCode.PRD_REFERENCE_NOT_FOUND],

@@ -7,15 +7,15 @@ import { decimals } from './decimals.js';
 /** Most lines one document carries. */
 export const MAX_LINES = 500;
 
-export const TmcLineInput = z.object({ itemId: ops.id(), quantity: decimals.quantity() }).meta({ id: 'TmcLineInput' });
+export const TmcLineInput = z.object({ itemId: ops.ref('scm.tmc-item'), quantity: decimals.quantity() }).meta({ id: 'TmcLineInput' });
 
 export const TmcReceiptLineInput = z
-  .object({ itemId: ops.id(), quantity: decimals.quantity(), price: decimals.price() })
+  .object({ itemId: ops.ref('scm.tmc-item'), quantity: decimals.quantity(), price: decimals.price() })
   .meta({ id: 'TmcReceiptLineInput' });
 
 export const TmcInventoryCountInput = z
   .object({
-    lineId: ops.id().describe('A line of the inventory’s snapshot.'),
+    lineId: ops.ref('scm.tmc-inventory-line').describe('A line of the inventory’s snapshot.'),
     actualQuantity: decimals.count(),
     note: ops.text(1, 500).nullable().optional().describe('Why the count differs, or null.'),
   })

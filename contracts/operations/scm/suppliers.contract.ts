@@ -144,7 +144,7 @@ export const scmArchiveSupplier = defineOperation({
     path: byId,
     body: {
       archivedReason: reasonText(10, 1000, 'The company was liquidated'),
-      coApprovedBy: ops.id().nullable().optional().describe('The second approver’s user id.'),
+      coApprovedBy: ops.ref('iam.user').nullable().optional().describe('The second approver’s user id.'),
     },
   },
   output: Supplier,

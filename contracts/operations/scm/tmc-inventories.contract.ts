@@ -37,7 +37,7 @@ export const scmStartTmcInventory = defineOperation({
   description: 'One line per balance of the warehouse, with the quantity on hand now; one inventory in progress per warehouse.',
   access: members(STOCK_KEEPERS),
   idempotency: 'required',
-  input: { body: { warehouseId: ops.id(), inventoryDate: ops.date(), documentReference: documentReference() } },
+  input: { body: { warehouseId: ops.ref('scm.warehouse'), inventoryDate: ops.date(), documentReference: documentReference() } },
   output: TmcInventory,
   rest: { method: 'POST', path: PATH, status: 201 },
   errors: [...NOT_FOUND, ScmErrorCode.TMC_INVENTORY_IN_PROGRESS],

@@ -29,13 +29,13 @@ export const scmRegisterTmcReceipt = defineOperation({
   idempotency: 'required',
   input: {
     body: {
-      warehouseId: ops.id(),
+      warehouseId: ops.ref('scm.warehouse'),
       source: z.enum(['supplier', 'transfer', 'return']).meta({ id: 'TmcReceiptSource' }),
-      supplierId: ops.id().nullable().optional(),
+      supplierId: ops.ref('scm.supplier').nullable().optional(),
       inboundDate: ops.date(),
       documentNumber: documentNumber(),
       documentReference: documentReference(),
-      requestId: ops.id().nullable().optional().describe('The TMC request the goods answer, or null.'),
+      requestId: ops.ref('scm.tmc-request').nullable().optional().describe('The TMC request the goods answer, or null.'),
       receivedById: ops.id().describe('The person (personnel id) who received the goods.'),
       lines: lines(TmcReceiptLineInput),
     },
@@ -56,9 +56,9 @@ export const scmWriteOffTmc = defineOperation({
   idempotency: 'required',
   input: {
     body: {
-      warehouseId: ops.id(),
-      assetId: ops.id().nullable().optional().describe('The asset the materials went into, or null.'),
-      targetObjectId: ops.id().describe('The production object the materials are used for.'),
+      warehouseId: ops.ref('scm.warehouse'),
+      assetId: ops.ref('eam.asset').nullable().optional().describe('The asset the materials went into, or null.'),
+      targetObjectId: ops.ref('core.production-object').describe('The production object the materials are used for.'),
       reason: z.enum(['planned_to', 'repair', 'production', 'loss']).meta({ id: 'TmcWriteOffReason' }),
       documentReference: documentReference(),
       occurredAt: ops.dateTime(),
@@ -93,8 +93,8 @@ export const scmIssueTmcTransfer = defineOperation({
   idempotency: 'required',
   input: {
     body: {
-      fromWarehouseId: ops.id(),
-      toWarehouseId: ops.id(),
+      fromWarehouseId: ops.ref('scm.warehouse'),
+      toWarehouseId: ops.ref('scm.warehouse'),
       transferDate: ops.date(),
       documentNumber: documentNumber(),
       lines: lines(TmcLineInput),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Access, AccessKind } from '../../../contracts/access.js';
 import type { ContractInput, ContractOutput, OperationContract } from '../../../contracts/operation.js';
+import type { ReferenceValue } from '../../../contracts/references.js';
 import type { SubgraphContext } from '../context.js';
 
 /**
@@ -114,6 +115,19 @@ export type Around = (
 /** Counts an attempt against the contract's throttles (whatever its outcome); throws 429 past a limit. */
 export type Throttler = (contract: OperationContract, ctx: SubgraphContext, input: Record<string, unknown>) => Promise<void>;
 
+/**
+ * Judges the ids an input names by its contract's declared references (`contracts/references.ts`).
+ * Runs inside `around`, before the service method, so it sees what the call may see. A refused
+ * call has run its service method (see the pipeline), so bind a check only beside an `around`
+ * that runs each call in one transaction: the refusal undoes the call's work.
+ */
+export interface ReferenceCheck {
+  /** The refusal for the first id that names no record the caller may see; undefined when all do. */
+  unseen(values: readonly ReferenceValue[], call: OperationCall, contract: OperationContract): Promise<Error | undefined>;
+  /** Whether the service failed only because the database found no such record (a foreign-key violation). */
+  dangling(error: unknown): boolean;
+}
+
 export interface Bindings {
   readonly implementations: readonly Implementation[];
   readonly guards: Guards;
@@ -121,4 +135,6 @@ export interface Bindings {
   readonly throttle?: Throttler;
   readonly fields?: readonly FieldImplementation[];
   readonly around?: Around;
+  /** Checks the ids of declared references; without it, declared references are not checked. */
+  readonly references?: ReferenceCheck;
 }

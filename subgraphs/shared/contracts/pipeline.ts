@@ -2,6 +2,7 @@ import type { AccessKind } from '../../../contracts/access.js';
 import { DomainError } from '../../../contracts/errors.js';
 import { validateInput, type InputIssue } from '../../../contracts/input.js';
 import type { OperationContract } from '../../../contracts/operation.js';
+import { referenceValues } from '../../../contracts/references.js';
 import { refusalOf } from '../../../contracts/refusals.js';
 import type { SubgraphContext } from '../context.js';
 import type { Bindings, Guard, Implementation, OperationCall } from './implementation.js';
@@ -77,13 +78,40 @@ export class OperationPipeline {
     if (!implementation?.handler) throw new Error(`operation ${contract.name} has no implementation`);
     const { input, call } = await this.admit(contract, ctx, args);
     const handler = implementation.handler;
-    const next = async (admitted: OperationCall) => handler(input as never, admitted as never);
+    const run = async (admitted: OperationCall) => handler(input as never, admitted as never);
+    const next = this.bindings.references ? (admitted: OperationCall) => this.checkingReferences(contract, input, admitted, run) : run;
     try {
       return await (this.bindings.around ? this.bindings.around(contract, call, next, input) : next(call));
     } catch (error) {
       await this.refundRefusal(contract, call, error);
       throw error;
     }
+  }
+
+  /**
+   * Runs the service with the ids its input names checked: each must name a record the
+   * caller may see. An id that does not is refused — but only after the service had its
+   * say, so an answer the service gives first (the path's record is missing, its own
+   * check of the reference) stays what it was; the refusal replaces a success or a
+   * foreign-key violation, and the transaction is rolled back. A record of another
+   * organization is thus refused exactly like one that does not exist.
+   */
+  private async checkingReferences(
+    contract: OperationContract,
+    input: unknown,
+    call: OperationCall,
+    run: (call: OperationCall) => Promise<unknown>,
+  ): Promise<unknown> {
+    const check = this.bindings.references!;
+    const values = referenceValues(contract, input);
+    const refusal = values.length > 0 ? await check.unseen(values, call, contract) : undefined;
+    if (!refusal) return run(call);
+    try {
+      await run(call);
+    } catch (error) {
+      if (!check.dangling(error)) throw error;
+    }
+    throw refusal;
   }
 
   /** Validates and admits a streaming operation, then opens its events. */

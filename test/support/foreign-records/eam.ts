@@ -51,11 +51,8 @@ export const eamForeignRecords: ForeignRecords = async (context) => {
     desiredDeliveryDate: '2030-01-01',
     justification: 'foreign',
   });
-  const supplyId = await post(
-    '/api/v1/scm/fuel/supplies',
-    { tankId, supplierId: '00000000-0000-4000-8000-000000000001', quantityLiters: 100 },
-    engineer,
-  );
+  const supplierId = await post('/api/v1/scm/suppliers', { bin: '000740001307', legalName: 'Other Fuel Supplier' });
+  const supplyId = await post('/api/v1/scm/fuel/supplies', { tankId, supplierId, quantityLiters: 100 }, engineer);
   return {
     '/api/v1/eam/asset-classes': assetClassId,
     '/api/v1/eam/assets': assetId,
