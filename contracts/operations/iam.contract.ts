@@ -123,7 +123,7 @@ export const iamUpdateUser = defineOperation({
     path: { id: z.uuid() },
     body: {
       roles: z.array(z.enum(OPERATIONS_ROLES)).min(1).optional(),
-      objectIds: z.array(z.uuid()).max(1000).optional(),
+      objectIds: z.array(ops.ref('core.production-object', z.uuid())).max(1000).optional(),
     },
   },
   output: User,

@@ -137,10 +137,10 @@ function setAt(body: Record<string, unknown>, field: ReferenceField, value: () =
   const visit = (target: unknown, at: number): unknown => {
     const key = field.path[at]!;
     if (at === field.path.length - 1) {
-      if (key === '[]') return Array.isArray(target) ? target.map(() => value()) : [value()];
+      if (key === '[]') return Array.isArray(target) && target.length > 0 ? target.map(() => value()) : [value()];
       return { ...(target as object), [key]: value() };
     }
-    if (key === '[]') return (Array.isArray(target) ? target : [{}]).map((item) => visit(item, at + 1));
+    if (key === '[]') return (Array.isArray(target) && target.length > 0 ? target : [{}]).map((item) => visit(item, at + 1));
     return {
       ...(target as object),
       [key]: visit((target as Record<string, unknown>)[key] ?? (field.path[at + 1] === '[]' ? [] : {}), at + 1),

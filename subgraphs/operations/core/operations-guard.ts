@@ -52,7 +52,7 @@ export class OperationsGuard implements Guard<OperationsAccess> {
     const caller = await this.caller(ctx, String(claims.sub), String(claims.jti), asked);
     if (!caller || !caller.active || caller.revoked) throw OperationsError.tokenInvalid('the token is revoked or its user inactive');
     const organizationId = this.organization(caller, access, asked);
-    const book = await this.book(caller);
+    const book = await this.book(ctx, caller);
     this.authorize(caller, access, contract, book);
     return {
       userId: caller.id,
@@ -78,7 +78,7 @@ export class OperationsGuard implements Guard<OperationsAccess> {
       revoked: false,
       organization_exists: true,
     };
-    const book = await this.book(caller);
+    const book = await this.book(ctx, caller);
     this.authorize(caller, access, contract, book);
     return {
       userId: key.userId,
@@ -119,9 +119,9 @@ export class OperationsGuard implements Guard<OperationsAccess> {
   }
 
   /** The system roles of a member's organization (none for the super-admin, who holds no role). */
-  private async book(caller: CallerRow): Promise<ReadonlyMap<string, RoleGrant>> {
+  private async book(ctx: SubgraphContext, caller: CallerRow): Promise<ReadonlyMap<string, RoleGrant>> {
     if (caller.super_admin || !caller.organization_id) return new Map();
-    return this.systemRoles.roles(caller.organization_id);
+    return this.systemRoles.roles(caller.organization_id, ctx.em);
   }
 
   /** A member may call when one of their roles holds the operation among its permissions (or it is open to `any` member). */

@@ -79,10 +79,16 @@ export class SystemRoleBook {
 
   constructor(private readonly root: EntityManager) {}
 
-  /** The organization's roles by code (deleted roles grant nothing and are absent). */
-  async roles(organizationId: string): Promise<ReadonlyMap<string, RoleGrant>> {
+  /**
+   * The organization's roles by code (deleted roles grant nothing and are absent). Read on
+   * `em` when it is inside a transaction (an in-process caller whose transaction made the
+   * organization, e.g. the demo's first start), else on a fresh connection.
+   */
+  async roles(organizationId: string, em?: EntityManager): Promise<ReadonlyMap<string, RoleGrant>> {
+    const on = em?.isInTransaction() ? em : this.root.fork();
     const cached = this.cache.get(organizationId);
     const stamp = await this.read<{ stamp: string | null }>(
+      on,
       organizationId,
       `select string_agg("id"::text || ':' || "version" || ':' || ("deleted_at" is null)::text, ',' order by "id") as "stamp"
        from "operations"."system_role" where "organization_id" = ?::uuid`,
@@ -90,6 +96,7 @@ export class SystemRoleBook {
     const current = stamp[0]?.stamp ?? '';
     if (cached && cached.stamp === current) return cached.roles;
     const rows = await this.read<{ code: string; permissions: string[]; scope_by_object: boolean; stamp: string | null }>(
+      on,
       organizationId,
       `select "code", "permissions", "scope_by_object",
          (select string_agg("id"::text || ':' || "version" || ':' || ("deleted_at" is null)::text, ',' order by "id")
@@ -103,8 +110,8 @@ export class SystemRoleBook {
   }
 
   /** A read under the organization's tenant setting (the book's rows are behind row-level security). */
-  private async read<T extends object>(organizationId: string, sql: string, parameters = 1): Promise<T[]> {
-    return this.root.fork().transactional(async (tx) => {
+  private async read<T extends object>(on: EntityManager, organizationId: string, sql: string, parameters = 1): Promise<T[]> {
+    return on.transactional(async (tx) => {
       await tx.execute(`select set_config('app.organization_id', ?, true)`, [organizationId]);
       return tx.execute<T[]>(
         sql,
