@@ -13,7 +13,7 @@ export interface InputIssue {
   readonly location: InputLocation;
   /** The field's wire name, then nested keys and indexes; empty for the location as a whole. */
   readonly path: ReadonlyArray<string | number>;
-  /** zod's issue code (`invalid_type`, `too_small`, …), or `invalid_characters` for a NUL byte. */
+  /** zod's issue code (`invalid_type`, `too_small`, …), or `invalid_characters` for text PostgreSQL cannot store. */
   readonly code: string;
   readonly message: string;
   /** The offending value; `undefined` when it is missing. */
@@ -50,14 +50,38 @@ export function wireName(contract: Pick<OperationContract, 'rest' | 'service'>, 
   return SNAKE_CASE_FAMILIES.has(contractFamily(contract)) ? snake(field) : field;
 }
 
-/** Where a NUL character hides in a value (PostgreSQL text cannot hold one); refused everywhere alike. */
-function nulPaths(value: unknown, path: Array<string | number>, found: Array<Array<string | number>>): void {
+/** A high surrogate without its low half, or a low one without its high half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Text PostgreSQL cannot store: a NUL character, or a lone surrogate (UTF-16 that is
+ * not well formed, e.g. JSON's `"\ud800"`, which has no UTF-8 form). Refused everywhere
+ * alike, whichever field it is in; `null` for text that may be stored.
+ */
+export function unstorableText(value: string): string | null {
+  if (value.includes('\u0000')) return 'must not contain NUL characters';
+  if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode text (no lone surrogates)';
+  return null;
+}
+
+interface CharacterProblem {
+  readonly path: Array<string | number>;
+  readonly message: string;
+}
+
+/** Where unstorable text hides in a value: in a string, or in an object's key (named by the object). */
+function characterProblems(value: unknown, path: Array<string | number>, found: CharacterProblem[]): void {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) found.push(path);
+    const message = unstorableText(value);
+    if (message) found.push({ path, message });
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => nulPaths(item, [...path, index], found));
+    value.forEach((item, index) => characterProblems(item, [...path, index], found));
   } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) nulPaths(item, [...path, key], found);
+    for (const [key, item] of Object.entries(value)) {
+      const message = unstorableText(key);
+      if (message) found.push({ path, message: `keys ${message}` });
+      else characterProblems(item, [...path, key], found);
+    }
   }
 }
 
@@ -128,7 +152,7 @@ export interface ValidationOptions {
 }
 
 /**
- * Checks the flat arguments (GraphQL names) of a contract: NUL characters anywhere,
+ * Checks the flat arguments (GraphQL names) of a contract: unstorable text anywhere,
  * then the contract's schema. The value is the schema's output (defaults applied).
  */
 export function validateInput<T>(
@@ -137,14 +161,14 @@ export function validateInput<T>(
   options: ValidationOptions = {},
 ): InputValidation<T> {
   const binding = options.binding ?? (contract.rest[0] as RestBinding | undefined);
-  const nul: Array<Array<string | number>> = [];
-  nulPaths(args, [], nul);
-  if (nul.length > 0) {
-    const issues = nul.map((path) => ({
+  const characters: CharacterProblem[] = [];
+  characterProblems(args, [], characters);
+  if (characters.length > 0) {
+    const issues = characters.map(({ path, message }) => ({
       location: contract.locations[String(path[0])] ?? 'body',
       path: wirePath(contract, path, binding),
       code: 'invalid_characters',
-      message: 'must not contain NUL characters',
+      message,
       input: valueAt(args, path),
     }));
     return { ok: false, issues };

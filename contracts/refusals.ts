@@ -25,7 +25,21 @@ const FAMILY_REFUSALS: Readonly<Record<Family, (issues: readonly InputIssue[]) =
   operations: validationFailed,
 };
 
-/** The error for a contract's invalid input: its own refusal, else its family's. */
-export function refusalOf(contract: OperationContract, issues: readonly InputIssue[]): DomainError {
-  return (contract.refusal ?? FAMILY_REFUSALS[contractFamily(contract)])(issues);
+/** A 422 lists at most this many problems; when there were more, `errorCount` and `truncated` say so. */
+export const MAX_LISTED_ISSUES = 100;
+
+/**
+ * The error for a contract's invalid input: its own refusal, else its family's, listing
+ * the first `MAX_LISTED_ISSUES` problems of `count` (default: those given).
+ */
+export function refusalOf(contract: OperationContract, issues: readonly InputIssue[], count = issues.length): DomainError {
+  const listed = issues.slice(0, MAX_LISTED_ISSUES);
+  const error = (contract.refusal ?? FAMILY_REFUSALS[contractFamily(contract)])(listed);
+  const total = Math.max(count, issues.length);
+  if (total <= listed.length) return error;
+  return new DomainError(error.key, error.message, {
+    param: error.param,
+    details: error.details,
+    meta: { ...error.meta, errorCount: total, truncated: true },
+  });
 }

@@ -1,6 +1,7 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Context } from 'koa';
 import { validateInput, type InputIssue } from '../contracts/input.js';
+import { MAX_LISTED_ISSUES } from '../contracts/refusals.js';
 import {
   callerCheckOperationOf,
   operationNameOf,
@@ -58,7 +59,9 @@ export class OperationRunner {
    * input does) and reports its edge facts, then the service's refusal comes back.
    */
   async refuse(ctx: Context, contract: OperationContract, issues: readonly InputIssue[]): Promise<never> {
-    await this.execute(ctx, refusalOperationOf(contract.service), { operation: contract.name, issues });
+    // Only the problems a refusal lists cross to the service, with how many there were.
+    const listed = issues.slice(0, MAX_LISTED_ISSUES);
+    await this.execute(ctx, refusalOperationOf(contract.service), { operation: contract.name, issues: listed, issueCount: issues.length });
     throw FacadeError.internal();
   }
 
