@@ -104,7 +104,9 @@ function parentOf(contract: OperationContract, args: Record<string, unknown>, pa
  * A field's path on the wire: its wire name then the nested keys (snake_case in the
  * library's families), without the field itself when it is the whole body.
  */
-function wirePath(contract: OperationContract, path: ReadonlyArray<string | number>, binding: RestBinding | undefined) {
+function wirePath(contract: OperationContract, path: ReadonlyArray<string | number>, binding: RestBinding | null | undefined) {
+  // No binding: the operation's own argument names (as an MCP tool's input schema has them).
+  if (binding === null) return [...path];
   const [field, ...rest] = path;
   if (field === undefined) return [];
   const snakeNested = SNAKE_CASE_FAMILIES.has(contractFamily(contract));
@@ -117,7 +119,7 @@ function issueOf(
   contract: OperationContract,
   args: Record<string, unknown>,
   issue: z.core.$ZodIssue,
-  binding: RestBinding | undefined,
+  binding: RestBinding | null | undefined,
 ): InputIssue {
   const [field] = issue.path as Array<string | number>;
   const location = (field === undefined ? 'body' : contract.locations[String(field)]) ?? 'body';
@@ -149,18 +151,38 @@ export interface ValidationOptions {
   readonly binding?: RestBinding;
   /** Include the fields only the REST wire has. */
   readonly wire?: boolean;
+  /**
+   * Hold lenient fields (those whose schema catches a bad value into its default, as some
+   * REST routes document) to the schema they publish: an MCP tool's `inputSchema`.
+   */
+  readonly strict?: boolean;
+  /** Name problems by the operation's own argument names (an MCP tool's), not by a REST binding's. */
+  readonly argumentNames?: boolean;
+}
+
+/** The problems of lenient fields against the schema inside their catch, paths from the field. */
+function strictIssues(schema: z.ZodObject, args: Record<string, unknown>): z.core.$ZodIssue[] {
+  const issues: z.core.$ZodIssue[] = [];
+  for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const def = fieldSchema._zod.def as { type: string; innerType?: z.ZodType };
+    if (def.type !== 'catch' || !def.innerType || args[field] === undefined) continue;
+    const checked = def.innerType.safeParse(args[field]);
+    if (!checked.success) issues.push(...checked.error.issues.map((issue) => ({ ...issue, path: [field, ...issue.path] })));
+  }
+  return issues;
 }
 
 /**
  * Checks the flat arguments (GraphQL names) of a contract: unstorable text anywhere,
- * then the contract's schema. The value is the schema's output (defaults applied).
+ * then the contract's schema (and, `strict`, lenient fields against the schema they
+ * publish). The value is the schema's output (defaults applied).
  */
 export function validateInput<T>(
   contract: OperationContract,
   args: Record<string, unknown>,
   options: ValidationOptions = {},
 ): InputValidation<T> {
-  const binding = options.binding ?? (contract.rest[0] as RestBinding | undefined);
+  const binding = options.argumentNames ? null : (options.binding ?? (contract.rest[0] as RestBinding | undefined));
   const characters: CharacterProblem[] = [];
   characterProblems(args, [], characters);
   if (characters.length > 0) {
@@ -173,9 +195,12 @@ export function validateInput<T>(
     }));
     return { ok: false, issues };
   }
-  const parsed = (options.wire ? contract.wireArgs : contract.args).safeParse(args);
-  if (parsed.success) return { ok: true, value: parsed.data as T };
-  return { ok: false, issues: parsed.error.issues.map((issue) => issueOf(contract, args, issue, binding)) };
+  const schema = options.wire ? contract.wireArgs : contract.args;
+  const parsed = schema.safeParse(args);
+  const lenient = options.strict ? strictIssues(schema, args) : [];
+  if (parsed.success && lenient.length === 0) return { ok: true, value: parsed.data as T };
+  const issues = [...lenient, ...(parsed.success ? [] : parsed.error.issues)];
+  return { ok: false, issues: issues.map((issue) => issueOf(contract, args, issue, binding)) };
 }
 
 /** `messages[0].role`: a wire path as one dotted name. */

@@ -80,7 +80,9 @@ export class OperationRunner {
     contract: OperationContract,
     args: Record<string, unknown>,
   ): Promise<{ input: Record<string, unknown>; data: unknown }> {
-    const validation = validateInput<Record<string, unknown>>(contract, args, { wire: true });
+    // A tool's arguments are held to its published input schema, lenient REST fields included,
+    // and problems name the arguments as that schema does.
+    const validation = validateInput<Record<string, unknown>>(contract, args, { wire: true, strict: true, argumentNames: true });
     if (!validation.ok) return this.refuse(ctx, contract, validation.issues);
     return { input: validation.value, data: await this.result(ctx, contract, validation.value) };
   }
