@@ -1,7 +1,7 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Context } from 'koa';
+import { MAX_LISTED_PROBLEMS } from '../contracts/errors.js';
 import { validateInput, type InputIssue } from '../contracts/input.js';
-import { MAX_LISTED_ISSUES } from '../contracts/refusals.js';
 import {
   callerCheckOperationOf,
   operationNameOf,
@@ -60,7 +60,7 @@ export class OperationRunner {
    */
   async refuse(ctx: Context, contract: OperationContract, issues: readonly InputIssue[]): Promise<never> {
     // Only the problems a refusal lists cross to the service, with how many there were.
-    const listed = issues.slice(0, MAX_LISTED_ISSUES);
+    const listed = issues.slice(0, MAX_LISTED_PROBLEMS);
     await this.execute(ctx, refusalOperationOf(contract.service), { operation: contract.name, issues: listed, issueCount: issues.length });
     throw FacadeError.internal();
   }
