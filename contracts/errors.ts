@@ -125,5 +125,12 @@ export const GraphQLErrorCode = defineErrorCodes('graphql', {
   },
 });
 
+/** A refusal lists at most this many problems; when there were more it says how many. */
+export const MAX_LISTED_PROBLEMS = 100;
+
+/** The facts of a list of `count` problems cut to `MAX_LISTED_PROBLEMS`: `errorCount` and `truncated`, or none. */
+export const truncationOf = (count: number): Readonly<Record<string, unknown>> =>
+  count > MAX_LISTED_PROBLEMS ? { errorCount: count, truncated: true } : {};
+
 /** The wire code of a registered key. */
 export const wireCode = (key: ErrorKey): string => errorCode(key).code;

@@ -13,7 +13,7 @@ export interface InputIssue {
   readonly location: InputLocation;
   /** The field's wire name, then nested keys and indexes; empty for the location as a whole. */
   readonly path: ReadonlyArray<string | number>;
-  /** zod's issue code (`invalid_type`, `too_small`, …), or `invalid_characters` for a NUL byte. */
+  /** zod's issue code (`invalid_type`, `too_small`, …), or `invalid_characters` for text PostgreSQL cannot store. */
   readonly code: string;
   readonly message: string;
   /** The offending value; `undefined` when it is missing. */
@@ -50,14 +50,38 @@ export function wireName(contract: Pick<OperationContract, 'rest' | 'service'>, 
   return SNAKE_CASE_FAMILIES.has(contractFamily(contract)) ? snake(field) : field;
 }
 
-/** Where a NUL character hides in a value (PostgreSQL text cannot hold one); refused everywhere alike. */
-function nulPaths(value: unknown, path: Array<string | number>, found: Array<Array<string | number>>): void {
+/** A high surrogate without its low half, or a low one without its high half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Text PostgreSQL cannot store: a NUL character, or a lone surrogate (UTF-16 that is
+ * not well formed, e.g. JSON's `"\ud800"`, which has no UTF-8 form). Refused everywhere
+ * alike, whichever field it is in; `null` for text that may be stored.
+ */
+export function unstorableText(value: string): string | null {
+  if (value.includes('\u0000')) return 'must not contain NUL characters';
+  if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode text (no lone surrogates)';
+  return null;
+}
+
+interface CharacterProblem {
+  readonly path: Array<string | number>;
+  readonly message: string;
+}
+
+/** Where unstorable text hides in a value: in a string, or in an object's key (named by the object). */
+function characterProblems(value: unknown, path: Array<string | number>, found: CharacterProblem[]): void {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) found.push(path);
+    const message = unstorableText(value);
+    if (message) found.push({ path, message });
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => nulPaths(item, [...path, index], found));
+    value.forEach((item, index) => characterProblems(item, [...path, index], found));
   } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) nulPaths(item, [...path, key], found);
+    for (const [key, item] of Object.entries(value)) {
+      const message = unstorableText(key);
+      if (message) found.push({ path, message: `keys ${message}` });
+      else characterProblems(item, [...path, key], found);
+    }
   }
 }
 
@@ -80,7 +104,9 @@ function parentOf(contract: OperationContract, args: Record<string, unknown>, pa
  * A field's path on the wire: its wire name then the nested keys (snake_case in the
  * library's families), without the field itself when it is the whole body.
  */
-function wirePath(contract: OperationContract, path: ReadonlyArray<string | number>, binding: RestBinding | undefined) {
+function wirePath(contract: OperationContract, path: ReadonlyArray<string | number>, binding: RestBinding | null | undefined) {
+  // No binding: the operation's own argument names (as an MCP tool's input schema has them).
+  if (binding === null) return [...path];
   const [field, ...rest] = path;
   if (field === undefined) return [];
   const snakeNested = SNAKE_CASE_FAMILIES.has(contractFamily(contract));
@@ -93,7 +119,7 @@ function issueOf(
   contract: OperationContract,
   args: Record<string, unknown>,
   issue: z.core.$ZodIssue,
-  binding: RestBinding | undefined,
+  binding: RestBinding | null | undefined,
 ): InputIssue {
   const [field] = issue.path as Array<string | number>;
   const location = (field === undefined ? 'body' : contract.locations[String(field)]) ?? 'body';
@@ -125,33 +151,56 @@ export interface ValidationOptions {
   readonly binding?: RestBinding;
   /** Include the fields only the REST wire has. */
   readonly wire?: boolean;
+  /**
+   * Hold lenient fields (those whose schema catches a bad value into its default, as some
+   * REST routes document) to the schema they publish: an MCP tool's `inputSchema`.
+   */
+  readonly strict?: boolean;
+  /** Name problems by the operation's own argument names (an MCP tool's), not by a REST binding's. */
+  readonly argumentNames?: boolean;
+}
+
+/** The problems of lenient fields against the schema inside their catch, paths from the field. */
+function strictIssues(schema: z.ZodObject, args: Record<string, unknown>): z.core.$ZodIssue[] {
+  const issues: z.core.$ZodIssue[] = [];
+  for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const def = fieldSchema._zod.def as { type: string; innerType?: z.ZodType };
+    if (def.type !== 'catch' || !def.innerType || args[field] === undefined) continue;
+    const checked = def.innerType.safeParse(args[field]);
+    if (!checked.success) issues.push(...checked.error.issues.map((issue) => ({ ...issue, path: [field, ...issue.path] })));
+  }
+  return issues;
 }
 
 /**
- * Checks the flat arguments (GraphQL names) of a contract: NUL characters anywhere,
- * then the contract's schema. The value is the schema's output (defaults applied).
+ * Checks the flat arguments (GraphQL names) of a contract: unstorable text anywhere,
+ * then the contract's schema (and, `strict`, lenient fields against the schema they
+ * publish). The value is the schema's output (defaults applied).
  */
 export function validateInput<T>(
   contract: OperationContract,
   args: Record<string, unknown>,
   options: ValidationOptions = {},
 ): InputValidation<T> {
-  const binding = options.binding ?? (contract.rest[0] as RestBinding | undefined);
-  const nul: Array<Array<string | number>> = [];
-  nulPaths(args, [], nul);
-  if (nul.length > 0) {
-    const issues = nul.map((path) => ({
+  const binding = options.argumentNames ? null : (options.binding ?? (contract.rest[0] as RestBinding | undefined));
+  const characters: CharacterProblem[] = [];
+  characterProblems(args, [], characters);
+  if (characters.length > 0) {
+    const issues = characters.map(({ path, message }) => ({
       location: contract.locations[String(path[0])] ?? 'body',
       path: wirePath(contract, path, binding),
       code: 'invalid_characters',
-      message: 'must not contain NUL characters',
+      message,
       input: valueAt(args, path),
     }));
     return { ok: false, issues };
   }
-  const parsed = (options.wire ? contract.wireArgs : contract.args).safeParse(args);
-  if (parsed.success) return { ok: true, value: parsed.data as T };
-  return { ok: false, issues: parsed.error.issues.map((issue) => issueOf(contract, args, issue, binding)) };
+  const schema = options.wire ? contract.wireArgs : contract.args;
+  const parsed = schema.safeParse(args);
+  const lenient = options.strict ? strictIssues(schema, args) : [];
+  if (parsed.success && lenient.length === 0) return { ok: true, value: parsed.data as T };
+  const issues = [...lenient, ...(parsed.success ? [] : parsed.error.issues)];
+  return { ok: false, issues: issues.map((issue) => issueOf(contract, args, issue, binding)) };
 }
 
 /** `messages[0].role`: a wire path as one dotted name. */

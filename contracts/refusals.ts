@@ -1,4 +1,4 @@
-import { CommonErrorCode, DomainError } from './errors.js';
+import { CommonErrorCode, DomainError, MAX_LISTED_PROBLEMS, truncationOf } from './errors.js';
 import type { Family } from './families.js';
 import { contractFamily, dottedPath, type InputIssue } from './input.js';
 import { adminRefusal, libraryRefusal } from './library/refusals.js';
@@ -25,7 +25,19 @@ const FAMILY_REFUSALS: Readonly<Record<Family, (issues: readonly InputIssue[]) =
   operations: validationFailed,
 };
 
-/** The error for a contract's invalid input: its own refusal, else its family's. */
-export function refusalOf(contract: OperationContract, issues: readonly InputIssue[]): DomainError {
-  return (contract.refusal ?? FAMILY_REFUSALS[contractFamily(contract)])(issues);
+/**
+ * The error for a contract's invalid input: its own refusal, else its family's, listing
+ * the first `MAX_LISTED_PROBLEMS` problems of `count` (default: those given); when there
+ * were more, `errorCount` and `truncated` say so.
+ */
+export function refusalOf(contract: OperationContract, issues: readonly InputIssue[], count = issues.length): DomainError {
+  const listed = issues.slice(0, MAX_LISTED_PROBLEMS);
+  const error = (contract.refusal ?? FAMILY_REFUSALS[contractFamily(contract)])(listed);
+  const total = Math.max(count, issues.length);
+  if (total <= listed.length) return error;
+  return new DomainError(error.key, error.message, {
+    param: error.param,
+    details: error.details,
+    meta: { ...error.meta, ...truncationOf(total) },
+  });
 }

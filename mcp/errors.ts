@@ -36,7 +36,7 @@ export function mcpErrorBody(service: ServiceName, error: FacadeError, apiUrl: s
   if (typeof error.meta.retryAfter === 'number') facts.retryAfter = error.meta.retryAfter;
   if (error.param) facts.param = error.param;
   if (error.details) facts.details = error.details;
-  return { code, message, ...facts };
+  return { code, message, ...facts, ...error.truncation };
 }
 
 /** JSON-RPC codes of a refused resource read: MCP's "resource not found", else one code for any other refusal. */

@@ -1,5 +1,6 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Context } from 'koa';
+import { MAX_LISTED_PROBLEMS } from '../contracts/errors.js';
 import { validateInput, type InputIssue } from '../contracts/input.js';
 import {
   callerCheckOperationOf,
@@ -58,7 +59,9 @@ export class OperationRunner {
    * input does) and reports its edge facts, then the service's refusal comes back.
    */
   async refuse(ctx: Context, contract: OperationContract, issues: readonly InputIssue[]): Promise<never> {
-    await this.execute(ctx, refusalOperationOf(contract.service), { operation: contract.name, issues });
+    // Only the problems a refusal lists cross to the service, with how many there were.
+    const listed = issues.slice(0, MAX_LISTED_PROBLEMS);
+    await this.execute(ctx, refusalOperationOf(contract.service), { operation: contract.name, issues: listed, issueCount: issues.length });
     throw FacadeError.internal();
   }
 
@@ -77,7 +80,9 @@ export class OperationRunner {
     contract: OperationContract,
     args: Record<string, unknown>,
   ): Promise<{ input: Record<string, unknown>; data: unknown }> {
-    const validation = validateInput<Record<string, unknown>>(contract, args, { wire: true });
+    // A tool's arguments are held to its published input schema, lenient REST fields included,
+    // and problems name the arguments as that schema does.
+    const validation = validateInput<Record<string, unknown>>(contract, args, { wire: true, strict: true, argumentNames: true });
     if (!validation.ok) return this.refuse(ctx, contract, validation.issues);
     return { input: validation.value, data: await this.result(ctx, contract, validation.value) };
   }

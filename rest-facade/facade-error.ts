@@ -68,6 +68,12 @@ export class FacadeError extends Error {
     );
   }
 
+  /** For a refusal whose list of problems was cut: how many there were (`errorCount`, `truncated`); else nothing. */
+  get truncation(): { readonly errorCount: number; readonly truncated: true } | Record<string, never> {
+    const { errorCount, truncated } = this.meta;
+    return truncated === true && typeof errorCount === 'number' ? { errorCount, truncated } : {};
+  }
+
   /** Whether this is the given registered code. */
   is(key: ErrorKey): boolean {
     return this.code === errorCode(key).code && this.status === errorCode(key).status;

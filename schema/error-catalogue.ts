@@ -18,5 +18,5 @@ export function errorCatalogueDocument(): string {
       '\n',
     );
   });
-  return `# Error codes\n\nGenerated from the error registry (\`contracts/errors.ts\` and each service's \`errors.ts\`) by \`npm run schema:print\`; \`npm run schema:check\` fails when it is stale. The same catalogue is in each service's OpenAPI description as \`x-error-codes\`.\n\n${sections.join('\n\n')}\n`;
+  return `# Error codes\n\nGenerated from the error registry (\`contracts/errors.ts\` and each service's \`errors.ts\`) by \`npm run schema:print\`; \`npm run schema:check\` fails when it is stale. The same catalogue is in each service's OpenAPI description as \`x-error-codes\`.\n\nA refusal of invalid input (422) lists at most 100 problems, in its family's list (\`errors\`, \`details\` or \`detail\`). When there were more it says so beside that list: \`errorCount\` (how many there were) and \`truncated: true\`; a Problem carries them as extension members, GraphQL in \`extensions\`, MCP in the tool error.\n\n${sections.join('\n\n')}\n`;
 }

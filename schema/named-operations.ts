@@ -75,7 +75,7 @@ export const routedContracts = (contracts: readonly OperationContract[]) =>
 const refusalOperation = (service: ServiceName) =>
   print(
     parse(
-      `query ${refusalOperationOf(service)}($operation: String!, $issues: JSON!) { ${refusalFieldOf(service)}(operation: $operation, issues: $issues) }`,
+      `query ${refusalOperationOf(service)}($operation: String!, $issues: JSON!, $issueCount: Int) { ${refusalFieldOf(service)}(operation: $operation, issues: $issues, issueCount: $issueCount) }`,
     ),
   );
 

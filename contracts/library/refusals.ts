@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.js';
+import { DomainError, MAX_LISTED_PROBLEMS, truncationOf } from '../errors.js';
 import { dottedPath, type InputIssue } from '../input.js';
 import { LibraryErrorCode } from './errors.js';
 
@@ -8,12 +8,14 @@ export interface ParameterProblem {
   readonly message: string;
 }
 
-/** `/v1`: every problem at once, as `invalid_parameter` naming the first. */
-export function invalidParameters(problems: readonly ParameterProblem[]): DomainError {
+/** `/v1`: every problem at once (the first `MAX_LISTED_PROBLEMS`), as `invalid_parameter` naming the first. */
+export function invalidParameters(all: readonly ParameterProblem[]): DomainError {
+  const problems = all.slice(0, MAX_LISTED_PROBLEMS);
   const message = problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
   return new DomainError(LibraryErrorCode.invalid_parameter, message || 'invalid parameters', {
     param: problems[0]?.field ?? null,
     details: problems,
+    meta: truncationOf(all.length),
   });
 }
 
@@ -82,12 +84,13 @@ function pydantic(issue: InputIssue): Worded {
 }
 
 /** The admin family: a pydantic `detail` list; `loc` names where each value came from. */
-export function adminValidation(items: readonly ValidationItem[]): DomainError {
+export function adminValidation(all: readonly ValidationItem[]): DomainError {
+  const items = all.slice(0, MAX_LISTED_PROBLEMS);
   const first = items[0];
   return new DomainError(LibraryErrorCode.invalid_admin_input, first ? `${first.loc.join('.')}: ${first.msg}` : 'invalid input', {
     param: first ? String(first.loc.at(-1)) : null,
     details: items.map((item) => ({ field: item.loc.slice(1).join('.') || String(item.loc[0]), message: item.msg })),
-    meta: { validation: items },
+    meta: { validation: items, ...truncationOf(all.length) },
   });
 }
 

@@ -20,6 +20,7 @@ const BODY_PROBLEMS = [
  * not JSON (422, FastAPI's `json_invalid`), too large (413) or of another content type
  * (415) — are `{detail:[{loc, msg, type, input, ctx}]}` with their status; a refused
  * admin token and other failures are `{detail: message}`, saying nothing about why.
+ * A `detail` list cut short says so beside it: `errorCount`, `truncated`.
  */
 export const libraryAdminErrorBody: ErrorMapper = (error) => {
   const body = BODY_PROBLEMS.find((problem) => error.is(problem.key));
@@ -37,7 +38,7 @@ export const libraryAdminErrorBody: ErrorMapper = (error) => {
         input: null,
         ctx: {},
       }));
-    return { status: 422, body: { detail: items } };
+    return { status: 422, body: { detail: items, ...error.truncation } };
   }
   return { status: error.status, body: { detail: error.message } };
 };

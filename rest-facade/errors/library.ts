@@ -20,7 +20,8 @@ const TYPE_BY_STATUS: Readonly<Record<number, string>> = {
 };
 
 /**
- * Library `/v1` errors: `{error:{message, type, code, param, details}}`. No `/v1`
+ * Library `/v1` errors: `{error:{message, type, code, param, details}}`, with
+ * `errorCount` and `truncated` when `details` lists only the first problems. No `/v1`
  * operation publishes 400, so a body that is not JSON is the 422 `invalid_json`.
  */
 export const libraryErrorBody: ErrorMapper = (raw) => {
@@ -34,6 +35,7 @@ export const libraryErrorBody: ErrorMapper = (raw) => {
         code: error.code.toLowerCase(),
         param: error.param,
         details: error.details,
+        ...error.truncation,
       },
     },
     headers: typeof error.meta.retryAfter === 'number' ? { 'Retry-After': String(error.meta.retryAfter) } : undefined,

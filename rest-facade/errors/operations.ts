@@ -3,7 +3,8 @@ import type { ErrorMapper } from '../route.js';
 /**
  * Operations errors: RFC 9457 problem details `{type, title, status, code, instance,
  * errors?}` as application/problem+json; `type` is `about:blank` (the status says what
- * kind of problem it is and `code` which one), `errors` lists field failures of a 422.
+ * kind of problem it is and `code` which one), `errors` lists field failures of a 422
+ * (the first 100; `errorCount` and `truncated` say when there were more).
  * The error's other facts (e.g. `state`, `allowedFrom`, `triesLeft`) are extension members;
  * `retryAfter` travels as the `Retry-After` header.
  */

@@ -12,7 +12,8 @@ function bearerChallenge(meta: Readonly<Record<string, unknown>>): Record<string
 }
 
 /**
- * Research REST errors: `{error, code}`, with `details` listing field problems (422) and
+ * Research REST errors: `{error, code}`, with `details` listing field problems (422; `errorCount`
+ * and `truncated` when it lists only the first) and
  * `requiredScope` naming the scope a key lacks (403); the 402 for missing credits is the
  * seed's body exactly: `{error, creditBalance, requiredCredits}`. A workspace route's 401
  * carries the `WWW-Authenticate` challenge.
@@ -27,7 +28,13 @@ export const researchErrorBody: ErrorMapper = (error) => {
   const requiredScope = typeof error.meta.requiredScope === 'string' ? { requiredScope: error.meta.requiredScope } : {};
   return {
     status: error.status,
-    body: { error: error.message, code: error.code.toLowerCase(), ...(error.details ? { details: error.details } : {}), ...requiredScope },
+    body: {
+      error: error.message,
+      code: error.code.toLowerCase(),
+      ...(error.details ? { details: error.details } : {}),
+      ...error.truncation,
+      ...requiredScope,
+    },
     headers: {
       ...(typeof error.meta.retryAfter === 'number' ? { 'Retry-After': String(error.meta.retryAfter) } : {}),
       ...bearerChallenge(error.meta),

@@ -3,6 +3,10 @@ import type { Family } from '../../contracts/families.js';
 
 /** The error bodies of each REST family (rest-facade/errors), described for OpenAPI. */
 
+/** A 422 lists at most 100 problems; when there were more, these two say so. */
+const ErrorCount = z.int().optional().describe('How many problems there were; present when the list names only the first 100.');
+const Truncated = z.literal(true).optional().describe('Present (true) when the list names only the first 100 problems.');
+
 const LibraryError = z
   .object({
     error: z.object({
@@ -10,7 +14,12 @@ const LibraryError = z
       type: z.string().describe('Error family: `authentication_error`, `rate_limit_error`, `invalid_request_error`, `upstream_error`, …'),
       code: z.string().describe('Machine code; see `x-error-codes`.'),
       param: z.string().nullable().describe('Offending parameter.'),
-      details: z.array(z.object({ field: z.string(), message: z.string() })).nullable(),
+      details: z
+        .array(z.object({ field: z.string(), message: z.string() }))
+        .nullable()
+        .describe('Each problem (422), at most 100.'),
+      errorCount: ErrorCount,
+      truncated: Truncated,
     }),
   })
   .meta({ id: 'Error', description: 'Error body of every `/v1` operation.' });
@@ -26,7 +35,7 @@ const ValidationItem = z
   .meta({ id: 'ValidationErrorItem' });
 
 const ValidationError = z
-  .object({ detail: z.array(ValidationItem) })
+  .object({ detail: z.array(ValidationItem).describe('Each problem, at most 100.'), errorCount: ErrorCount, truncated: Truncated })
   .meta({ id: 'ValidationError', description: 'A problem with the input of an admin operation (422; 413 and 415 for the body itself).' });
 
 const AdminError = z
@@ -40,7 +49,9 @@ const ResearchError = z
     details: z
       .array(z.object({ field: z.string(), message: z.string() }))
       .optional()
-      .describe('Field problems (422).'),
+      .describe('Field problems (422), at most 100.'),
+    errorCount: ErrorCount,
+    truncated: Truncated,
     requiredScope: z.string().optional().describe('The scope the key lacks (403).'),
   })
   .meta({ id: 'ResearchError' });
@@ -59,7 +70,9 @@ const Problem = z
     errors: z
       .array(z.object({ field: z.string(), message: z.string() }))
       .optional()
-      .describe('Field failures (422).'),
+      .describe('Field failures (422), at most 100.'),
+    errorCount: ErrorCount,
+    truncated: Truncated,
   })
   .catchall(z.unknown())
   .meta({

@@ -61,11 +61,16 @@ const SECURITY: Readonly<Record<Access['kind'], (access: Access, contract: Opera
       : [{ bearerToken: [] }, { apiKey: [access.kind === 'operations' ? requiredKeyScope(access, contract) : 'read'] }],
 };
 
+/** Whether a field is lenient: a value its schema refuses is caught into its default rather than answered with 422. */
+const isLenient = (schema: z.ZodType) => (schema as unknown as { _zod: { def: { type: string } } })._zod.def.type === 'catch';
+
+/** How a lenient parameter is documented beside its own description. */
+const LENIENT =
+  'Lenient: a value its type does not allow (e.g. `abc`, `NaN`, `1e309`) is not refused; the default applies, as if it were absent.';
+
 /** Whether some input can be refused: a field whose problems are not all caught into a default. */
 function refusable(contract: OperationContract): boolean {
-  return Object.values(contract.wireArgs.shape as Record<string, z.ZodType>).some(
-    (schema) => (schema as unknown as { _zod: { def: { type: string } } })._zod.def.type !== 'catch',
-  );
+  return Object.values(contract.wireArgs.shape as Record<string, z.ZodType>).some((schema) => !isLenient(schema));
 }
 
 function statusesOf(contract: OperationContract): number[] {
@@ -88,12 +93,15 @@ class OpenApiBuilder {
     for (const location of ['path', 'query', 'headers'] as const) {
       for (const [field, schema] of Object.entries(contract.input[location] ?? {})) {
         const { optional } = unwrap(schema);
+        const lenient = isLenient(schema);
+        const description = [describeSchema(schema), lenient ? LENIENT : undefined].filter(Boolean).join(' ');
         parameters.push({
           name: wireName(contract, field, binding),
           in: where[location],
           required: location === 'path' || !optional,
-          ...(describeSchema(schema) ? { description: describeSchema(schema) } : {}),
+          ...(description ? { description } : {}),
           schema: this.schemas.schema(schema, 'input'),
+          ...(lenient ? { 'x-lenient': true } : {}),
         });
       }
     }

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorDetail } from '../../contracts/errors.js';
+import { DomainError, MAX_LISTED_PROBLEMS, truncationOf, type ErrorDetail } from '../../contracts/errors.js';
 import { LibraryErrorCode } from '../../contracts/library/errors.js';
 
 /** One invalid parameter, as `details` lists it. */
@@ -9,12 +9,14 @@ export interface ParameterProblem {
 
 /** Transport-free library errors, built by static factories. */
 export class LibraryError extends DomainError {
-  static invalidParameters(problems: readonly ParameterProblem[]): LibraryError {
+  static invalidParameters(all: readonly ParameterProblem[]): LibraryError {
+    const problems = all.slice(0, MAX_LISTED_PROBLEMS);
     const first = problems[0];
     const message = problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
     return new LibraryError(LibraryErrorCode.invalid_parameter, message || 'invalid parameters', {
       param: first?.field ?? null,
       details: problems as ErrorDetail[],
+      meta: truncationOf(all.length),
     });
   }
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../../contracts/errors.js';
+import { CommonErrorCode, DomainError } from '../../contracts/errors.js';
 import { ResearchErrorCode } from '../../contracts/research/errors.js';
 
 /** Transport-free errors of the research service, built by static factories. */
@@ -63,6 +63,11 @@ export class ResearchError extends DomainError {
 
   static apiKeyAlreadyRevoked(): ResearchError {
     return new ResearchError(ResearchErrorCode.api_key_already_revoked, 'This key is revoked already.');
+  }
+
+  /** A field the contract's schema accepts but the service cannot use (422, naming it). */
+  static invalid(field: string, message: string): ResearchError {
+    return new ResearchError(CommonErrorCode.VALIDATION_FAILED, `${field}: ${message}`, { param: field, details: [{ field, message }] });
   }
 
   static threadNotFound(): ResearchError {

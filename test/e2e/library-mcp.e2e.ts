@@ -104,7 +104,7 @@ describe('POST /v1/mcp with a library key', () => {
     const result = await call(client, 'retrieve', { q: 'ا', maxChars: 5 });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ code: 'invalid_parameter', param: expect.any(String) });
-    expect(result.structuredContent.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['max_chars', 'q']);
+    expect(result.structuredContent.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['maxChars', 'q']);
     expect(await callsToday(issued.id)).toBe(0);
   });
 });

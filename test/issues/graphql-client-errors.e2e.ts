@@ -14,11 +14,11 @@ interface GraphQLErrorBody {
   errors?: Array<{ message: string; extensions?: { code?: string } }>;
 }
 
-async function post(query: string): Promise<{ status: number; body: GraphQLErrorBody }> {
+async function post(query: string, operationName?: string): Promise<{ status: number; body: GraphQLErrorBody }> {
   const response = await stack.fetch('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query }),
+    body: JSON.stringify({ query, operationName }),
   });
   return { status: response.status, body: (await response.json()) as GraphQLErrorBody };
 }
@@ -44,6 +44,26 @@ describe('POST /graphql answers client errors with 400 and a clear message', () 
     expect(status).toBe(400);
     expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(body.errors?.[0]?.message).toMatch(/anonymous operation/i);
+  });
+
+  it('two named operations without an operationName are a 400 OPERATION_RESOLUTION_FAILURE, not a 500', async () => {
+    const { status, body } = await post('query A { __typename } query B { __typename }');
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('OPERATION_RESOLUTION_FAILURE');
+    expect(body.errors?.[0]?.message).toBe('Must provide operation name if query contains multiple operations.');
+  });
+
+  it('an operationName the document does not contain is a 400 naming it', async () => {
+    const { status, body } = await post('query A { __typename } query B { __typename }', 'C');
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('OPERATION_RESOLUTION_FAILURE');
+    expect(body.errors?.[0]?.message).toBe('Unknown operation named "C".');
+  });
+
+  it('the operationName picks one of several operations', async () => {
+    const { status, body } = await post('query A { __typename } query B { __typename }', 'B');
+    expect(status).toBe(200);
+    expect(body).toEqual({ data: { __typename: 'Query' } });
   });
 
   it('a subscription before the schema has a subscription type is a 400 naming it', async () => {

@@ -6,6 +6,7 @@
  * so page ids are "qpc-<n>"). Lines of one book must be consecutive; the book is announced once,
  * before its first page. Blank lines are skipped but still counted for line numbers.
  */
+import { unstorableText } from '../../../contracts/input.js';
 import { ImportFormatError } from './import-errors.js';
 
 export interface JsonlBook {
@@ -50,7 +51,8 @@ function stringField(record: Record<string, unknown>, field: string, line: numbe
   if (value === undefined || value === null) throw new ImportFormatError(line, 'is required', field);
   if (typeof value !== 'string') throw new ImportFormatError(line, `must be a string, got ${typeOf(value)}`, field);
   if (nonEmpty && value.trim() === '') throw new ImportFormatError(line, 'must not be empty', field);
-  if (value.includes('\u0000')) throw new ImportFormatError(line, 'must not contain NUL characters', field);
+  const unstorable = unstorableText(value);
+  if (unstorable) throw new ImportFormatError(line, unstorable, field);
   return value;
 }
 
@@ -72,7 +74,8 @@ function htmlField(record: Record<string, unknown>, line: number): string | null
   const value = record['html'];
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw new ImportFormatError(line, `must be a string, got ${typeOf(value)}`, 'html');
-  if (value.includes('\u0000')) throw new ImportFormatError(line, 'must not contain NUL characters', 'html');
+  const unstorable = unstorableText(value);
+  if (unstorable) throw new ImportFormatError(line, unstorable, 'html');
   return value;
 }
 

@@ -1,8 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { AuditEntry } from '../../../contracts/operations/records.contract.js';
+import { OperationsError } from '../operations.errors.js';
 
 type Entry = z.output<typeof AuditEntry>;
+
+/** An audit time as this list writes it: UTC, microseconds. */
+const AUDIT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** Whether a value is such a time and a real one (no 30 February, which PostgreSQL would refuse to cast). */
+function isAuditTime(value: string): boolean {
+  if (!AUDIT_TIME.test(value)) return false;
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 19) === value.slice(0, 19);
+}
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 
@@ -12,7 +23,11 @@ const camel = (name: string) => name.replace(/_([a-z])/g, (_match, letter: strin
  */
 export class AuditService {
   async history(em: EntityManager, input: { entityType: string; entityId: string; cursor?: string; limit: number }) {
-    const cursor = input.cursor && !Number.isNaN(Date.parse(input.cursor)) ? input.cursor : null;
+    const cursor = input.cursor ?? null;
+    // A cursor is the `at` of an item this list served; anything else names no page (422, not page 1 again).
+    if (cursor !== null && !isAuditTime(cursor)) {
+      throw OperationsError.invalid('cursor', 'must be the nextCursor of a previous page');
+    }
     const rows = await em.execute<Array<Record<string, unknown>>>(
       `select *, to_char("at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "at_iso"
        from "operations"."audit_log" where "entity_type" = ? and "entity_id" = ? and (?::timestamptz is null or "at" < ?::timestamptz)

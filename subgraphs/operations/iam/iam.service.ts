@@ -4,6 +4,7 @@ import { hash } from '@node-rs/argon2';
 import type { OperationsRole } from '../../../contracts/access.js';
 import type { LoginData, OrganizationData, SecondFactorMethodName, UserData } from '../../../contracts/operations/iam-types.js';
 import type { Mailer } from '../../shared/mailer.js';
+import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { OperationsError } from '../operations.errors.js';
 import { organizationData, type OrganizationRow } from '../organizations/organizations.service.js';
@@ -271,13 +272,9 @@ export class IamService {
     return userData(row!);
   }
 
-  async listUsers(em: EntityManager, principal: Principal, page: { cursor?: string; limit: number }) {
-    const rows = await em.execute<UserRow[]>(
-      `select ${USER_COLUMNS} from "operations"."app_user" u
-       where u."organization_id" = ? and (?::uuid is null or u."id" > ?::uuid) order by u."id" limit ?`,
-      [principal.organizationId, page.cursor ?? null, page.cursor ?? null, page.limit + 1],
+  listUsers(em: EntityManager, principal: Principal, page: { cursor?: string; limit: number }) {
+    return cursorList(em, { table: '"operations"."app_user"', equals: { organization_id: principal.organizationId } }, page, (row) =>
+      userData(row as unknown as UserRow),
     );
-    const items = rows.slice(0, page.limit).map(userData);
-    return { items, nextCursor: rows.length > page.limit ? items.at(-1)!.id : null };
   }
 }

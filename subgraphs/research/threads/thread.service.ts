@@ -10,6 +10,7 @@ import type { CreditLedger } from '../billing/credit-ledger.js';
 import { ASSISTANT_TURNS, type TurnJob } from '../queues.js';
 import { MESSAGE_COLUMNS, messageView, type ThreadRow, type ThreadStore } from './thread.store.js';
 import { threadEvents } from './thread-events.js';
+import { ResearchError } from '../research.errors.js';
 import { isoTime } from '../time.js';
 
 /** What a pending assistant message says until its reply is written. */
@@ -29,6 +30,15 @@ export class ThreadService {
   ) {}
 
   async list(em: EntityManager, caller: WorkspaceActor, page: { cursor?: string; limit: number }) {
+    // A cursor is the id of a case this list served; anything else names no page (422, not an empty one).
+    if (page.cursor) {
+      const [named] = await em.execute(`select 1 from "research"."thread" where "id" = ? and "workspace_id" = ? and "mode" = ?`, [
+        page.cursor,
+        caller.workspaceId,
+        caller.mode,
+      ]);
+      if (!named) throw ResearchError.invalid('cursor', 'must be the nextCursor of a previous page');
+    }
     const rows = await em.execute<Array<ThreadRow & { pending: boolean }>>(
       `select t.*, exists (select 1 from "research"."message" m where m."thread_id" = t."id" and m."status" = 'pending') as "pending"
        from "research"."thread" t

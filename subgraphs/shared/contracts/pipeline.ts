@@ -149,10 +149,13 @@ export class OperationPipeline {
     await this.guard(contract.access.kind).refund?.(call.ctx, contract.access, call.caller);
   }
 
-  /** Refuses input the REST edge found invalid, exactly as if the pipeline had found it. */
-  async refuse(contract: OperationContract, ctx: SubgraphContext, issues: readonly InputIssue[]): Promise<never> {
+  /**
+   * Refuses input the REST edge found invalid, exactly as if the pipeline had found it;
+   * `count` is how many problems there were when the edge sent only the first ones.
+   */
+  async refuse(contract: OperationContract, ctx: SubgraphContext, issues: readonly InputIssue[], count?: number): Promise<never> {
     await this.guard(contract.access.kind).refuse?.(ctx, contract.access, contract);
-    throw refusalOf(contract, issues);
+    throw refusalOf(contract, issues, count);
   }
 
   /**

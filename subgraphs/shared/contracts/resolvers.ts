@@ -1,5 +1,5 @@
 import { GraphQLJSON } from 'graphql-scalars';
-import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import { z } from 'zod';
 import type { InputIssue } from '../../../contracts/input.js';
 import { callerCheckFieldOf, refusalFieldOf, type OperationContract, type ServiceName } from '../../../contracts/operation.js';
@@ -90,14 +90,20 @@ function operationResolver(service: ServiceName, contracts: readonly OperationCo
 function refusalField(cls: ClassType, service: ServiceName, contracts: readonly OperationContract[], runtime: () => ContractRuntime): void {
   const name = refusalFieldOf(service);
   const byName = new Map(contracts.map((contract) => [contract.name, contract]));
-  const descriptor = method(cls, name, (operation: unknown, issues: unknown, ctx: unknown) => {
+  const descriptor = method(cls, name, (operation: unknown, issues: unknown, issueCount: unknown, ctx: unknown) => {
     const contract = byName.get(String(operation));
     if (!contract) throw new Error(`no operation ${String(operation)}`);
-    return runtime().pipeline.refuse(contract, ctx as SubgraphContext, issues as InputIssue[]);
+    const count = typeof issueCount === 'number' ? issueCount : undefined;
+    return runtime().pipeline.refuse(contract, ctx as SubgraphContext, issues as InputIssue[], count);
   });
   Arg('operation', () => String)(cls.prototype, name, 0);
   Arg('issues', () => GraphQLJSON)(cls.prototype, name, 1);
-  Ctx()(cls.prototype, name, 2);
+  Arg('issueCount', () => Int, { nullable: true, description: 'How many problems there were, when `issues` lists only the first.' })(
+    cls.prototype,
+    name,
+    2,
+  );
+  Ctx()(cls.prototype, name, 3);
   const description = 'Internal: how the REST edge has this service refuse input it found invalid. Always answers with an error.';
   Query(() => Boolean, { name, nullable: true, description })(cls.prototype, name, descriptor);
 }
