@@ -14,6 +14,7 @@ import { ARMOR_CONFIG, GATEWAY_LIMITS } from './limits.js';
 import { KnownRootOperationRule } from './root-operation-rule.js';
 import { useEdgeHeaders } from './plugins/use-edge-headers.js';
 import { useOperationMetrics } from './plugins/use-operation-metrics.js';
+import { useOperationResolution } from './plugins/use-operation-resolution.js';
 import { usePartialResultStatus } from './plugins/use-partial-result-status.js';
 import { createStreamSources, type StreamSources } from './stream-sources.js';
 
@@ -129,6 +130,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const plugins: ApolloServerPlugin<GatewayContext>[] = [
     ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
     useOperationMetrics(options.metrics),
+    useOperationResolution(),
     usePartialResultStatus(),
     useEdgeHeaders(),
     useLocalLandingPage(),
