@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
-import { GraphQLError, type ExecutionArgs, type GraphQLSchema, getOperationAST, parse } from 'graphql';
+import { GraphQLError, Kind, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode, getOperationAST, parse } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { resumeArgumentsOf, type SubscriptionContract } from '../../contracts/subscription.js';
@@ -146,7 +146,16 @@ class GatewaySubscriptions {
   }
 }
 
-/** Queries and mutations stay on `POST /graphql`; a document graphql-ws cannot parse is left to it to answer. */
+/** A query of nothing but the schema's own fields (`__schema`, `__type`, `__typename`): it reads no service. */
+const isIntrospection = (operation: OperationDefinitionNode) =>
+  operation.operation === 'query' &&
+  operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && selection.name.value.startsWith('__'));
+
+/**
+ * Queries and mutations stay on `POST /graphql`, but for introspection, so a client on the
+ * socket can read the schema it subscribes with; a document graphql-ws cannot parse is left
+ * to it to answer.
+ */
 function onlySubscriptions(query: string, operationName: string | null | undefined): readonly GraphQLError[] | undefined {
   let operation;
   try {
@@ -154,7 +163,7 @@ function onlySubscriptions(query: string, operationName: string | null | undefin
   } catch {
     return undefined;
   }
-  if (operation && operation.operation !== 'subscription') {
+  if (operation && operation.operation !== 'subscription' && !isIntrospection(operation)) {
     return [failure('only subscriptions are served over WebSocket; send queries and mutations to POST /graphql', 'BAD_REQUEST', 400)];
   }
   return undefined;

@@ -5,6 +5,7 @@ import { auditServer } from 'graphql-http';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Actors } from '../support/actors.js';
+import { collect, wsClient } from '../support/research-ws.js';
 import { settleSaga } from '../support/sagas.js';
 
 /**
@@ -102,6 +103,21 @@ describe('subscriptions in the served schema', () => {
     expect(sdl).toMatch(/threadUpdated\([^)]*afterSequence: Int/s);
     expect(sdl).toContain('libraryPlans');
     expect(sdl).not.toMatch(/InputRefusal|CallerCheck|join__|@inaccessible/);
+  });
+
+  it('answers introspection over graphql-ws too, with the same subscriptions, and still no other query', async () => {
+    const client = wsClient(actors.stack, bearer('Engineer'));
+    try {
+      type Introspected = { __schema: { subscriptionType: { fields: Array<{ name: string }> } } };
+      const [answer] = await collect<Introspected>(client, '{ __schema { subscriptionType { fields { name } } } }', {}, () => true);
+      expect(answer!.__schema.subscriptionType.fields.map((field) => field.name).sort()).toEqual(['sagaProgress', 'threadUpdated']);
+      const refused = await collect(client, '{ __typename iamMe { user { email } } }', {}, () => true).catch(
+        (error: { errors?: Array<{ message: string }> }) => error.errors,
+      );
+      expect(refused).toEqual([expect.objectContaining({ message: expect.stringContaining('only subscriptions') })]);
+    } finally {
+      await client.dispose();
+    }
   });
 
   it('refuses a subscription sent over HTTP with a 400 that points to graphql-ws', async () => {
