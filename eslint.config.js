@@ -23,8 +23,8 @@ export default tseslint.config(
     },
   },
   {
-    // The console runs in the browser as plain ES modules.
-    files: ['console/**/*.js'],
+    // The console runs in the browser as plain ES modules; so does the GraphQL explorer's page script.
+    files: ['console/**/*.js', 'gateway/explorer/*.browser.js'],
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(

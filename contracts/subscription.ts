@@ -5,9 +5,9 @@ import type { OperationContract, ServiceName } from './operation.js';
  * One GraphQL subscription, declared as data like an operation contract. The gateway
  * serves it over graphql-ws (gateway/subscriptions/): the connection's credentials are
  * checked at connect with the `authenticate` query; each subscription asks the owning
- * service for a `grant` (a query taking the subscription's arguments but `after`, answering
+ * service for a `grant` (a query taking the subscription's arguments but `afterSequence`, answering
  * `{ topic }`, refusing what the caller may not watch); then the events of that topic are
- * read from the service's topic feed, in order, from `after` on. The event type is a named
+ * read from the service's topic feed, in order, after `afterSequence`. The event type is a named
  * type of the supergraph (some query returns it too, e.g. to catch up).
  */
 
@@ -34,7 +34,7 @@ export function topicFeed(schema: string): TopicFeed {
 export interface SubscriptionAccess {
   /** A query without arguments that fails for credentials of another kind or invalid ones (checked at connect). */
   readonly authenticate: OperationContract;
-  /** A query answering `{ topic }` for the subscription's arguments (all but `after`), or refusing. */
+  /** A query answering `{ topic }` for the subscription's arguments (all but `afterSequence`), or refusing. */
   readonly grant: OperationContract;
 }
 
@@ -51,23 +51,29 @@ export interface SubscriptionContract {
   /** The event type, named with `.meta({ id })`; each event carries its `sequence`. */
   readonly event: z.ZodType;
   readonly feed: TopicFeed;
-  /** The name of the argument that resumes after a sequence (default `after`). */
-  readonly resumeArgument?: string;
+  /** Former names of `afterSequence` still accepted, deprecated, for one release. */
+  readonly resumeAliases?: readonly string[];
 }
 
-/** The argument a subscription resumes with. */
-export const resumeArgumentOf = (contract: SubscriptionContract): string => contract.resumeArgument ?? 'after';
+/** The argument every subscription resumes with: deliver only events with a larger `sequence`. */
+export const RESUME_ARGUMENT = 'afterSequence';
+
+/** The names a subscription's resume argument is accepted under: `afterSequence`, then its deprecated aliases. */
+export const resumeArgumentsOf = (contract: SubscriptionContract): readonly string[] => [
+  RESUME_ARGUMENT,
+  ...(contract.resumeAliases ?? []),
+];
 
 export function defineSubscription(declaration: SubscriptionContract): SubscriptionContract {
   const where = `subscription ${declaration.name}`;
   if (!/^[a-z][A-Za-z0-9]*$/.test(declaration.name)) throw new Error(`${where}: the name must be camelCase`);
   if (declaration.access.length === 0) throw new Error(`${where}: accepts no credentials`);
-  const resume = resumeArgumentOf(declaration);
+  const resume = resumeArgumentsOf(declaration);
   const argumentsOf = (grant: OperationContract) => Object.keys(grant.args.shape).sort().join();
   for (const { authenticate, grant } of declaration.access) {
     if (grant.kind !== 'query') throw new Error(`${where}: its grant ${grant.name} must be a query`);
     if (authenticate.kind !== 'query') throw new Error(`${where}: its authenticate check ${authenticate.name} must be a query`);
-    if (resume in grant.args.shape) throw new Error(`${where}: \`${resume}\` is the subscription's own argument`);
+    for (const name of resume) if (name in grant.args.shape) throw new Error(`${where}: \`${name}\` is the subscription's own argument`);
     if (argumentsOf(grant) !== argumentsOf(declaration.access[0]!.grant))
       throw new Error(`${where}: its grants ${grant.name} and ${declaration.access[0]!.grant.name} take different arguments`);
   }

@@ -1,4 +1,5 @@
-import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
+import { ApolloGateway, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
@@ -31,8 +32,28 @@ export interface GatewayOptions {
   readonly streamOwners?: Readonly<Record<string, SubgraphName>>;
 }
 
+/** One request to a single subgraph, outside the public graph. */
+export interface InternalRequest {
+  readonly query: string;
+  readonly variables: Record<string, unknown>;
+  readonly operationName: string;
+}
+
+/**
+ * Runs an operation on one subgraph directly, through the data source the gateway uses for it
+ * (same headers, secret and response extensions), for the edge's internal fields, which are
+ * `@inaccessible` in the public graph. Errors come back as the subgraph formatted them.
+ */
+export type InternalExecutor = (
+  service: SubgraphName,
+  request: InternalRequest,
+  context: GatewayContext,
+) => Promise<GatewayGraphQLResponse>;
+
 export interface Gateway {
   readonly server: ApolloServer<GatewayContext>;
+  /** The edge's internal operations, on the owning subgraph (docs/adr/00NN-one-public-graph.md). */
+  readonly internal: InternalExecutor;
   /** Streaming operations beside GraphQL, reached like the subgraphs' data sources (docs/adr/0006). */
   readonly streams: StreamSources;
   /** The supergraph's API schema once loaded (subscriptions extend it). */
@@ -79,15 +100,30 @@ function formatGatewayError(logger: Logger) {
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // @apollo/gateway 2.14 reports usage to Apollo unless told not to; this service reports nothing.
   process.env.APOLLO_TELEMETRY_DISABLED = '1';
+  const sources = new Map<string, GraphQLDataSource<GatewayContext>>();
+  const sourceOf = (name: string): GraphQLDataSource<GatewayContext> => {
+    let source = sources.get(name);
+    if (source) return source;
+    const target = options.subgraphs[name as SubgraphName];
+    if (target === undefined) throw new Error(`no target for subgraph ${name}`);
+    source = typeof target === 'string' ? new ForwardingRemoteDataSource(target, options.subgraphSecret) : new InProcessDataSource(target);
+    sources.set(name, source);
+    return source;
+  };
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
     // The supergraph's placeholder URLs are ignored: targets come from the configuration.
-    buildService({ name }): GraphQLDataSource<GatewayContext> {
-      const target = options.subgraphs[name as SubgraphName];
-      if (target === undefined) throw new Error(`no target for subgraph ${name}`);
-      return typeof target === 'string' ? new ForwardingRemoteDataSource(target, options.subgraphSecret) : new InProcessDataSource(target);
-    },
+    buildService: ({ name }) => sourceOf(name),
   });
+  const internal: InternalExecutor = (service, request, context) =>
+    sourceOf(service).process({
+      // `GraphQLDataSourceRequestKind.INCOMING_OPERATION`, which the package does not export.
+      kind: 'incoming operation' as Extract<GraphQLDataSourceProcessOptions, { incomingRequestContext: unknown }>['kind'],
+      request: { query: request.query, variables: request.variables, operationName: request.operationName },
+      context,
+      // Only a cache policy is read from it, and internal operations have none.
+      incomingRequestContext: { context } as never,
+    });
   let apiSchema: GraphQLSchema | undefined;
   gateway.onSchemaLoadOrUpdate((loaded) => (apiSchema = loaded.apiSchema));
   const armor = new ApolloArmor(ARMOR_CONFIG).protect();
@@ -121,6 +157,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   await server.start();
   return {
     server,
+    internal,
     streams: createStreamSources(options.streamOwners ?? {}, options.subgraphs, options.metrics, options.subgraphSecret),
     apiSchema: () => apiSchema,
     stop: () => server.stop(),

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { ApolloServer } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { GatewayContext } from '../gateway/context.js';
+import type { InternalExecutor } from '../gateway/create-gateway.js';
+import { serveExplorerAsset, serveSchemaDocument } from '../gateway/explorer/serve.js';
 import { koaGraphQL } from '../gateway/koa-graphql.js';
 import type { StreamSources } from '../gateway/stream-sources.js';
 import type { Logger } from '../runtime/logger.js';
@@ -30,6 +33,10 @@ import { cors } from './cors.js';
 
 export interface AppOptions {
   readonly server: ApolloServer<GatewayContext>;
+  /** The edge's internal operations on the owning subgraph (the gateway's `internal`). */
+  readonly internal: InternalExecutor;
+  /** The public graph's schema as the gateway loaded it (`GET /graphql/schema.graphql`). */
+  readonly apiSchema?: () => GraphQLSchema | undefined;
   /** Streaming operations for routes with a `stream` (the gateway's). */
   readonly streams?: StreamSources;
   readonly logger: Logger;
@@ -163,7 +170,7 @@ export function createApp(options: AppOptions): Koa {
     headers: requestHeaders(ctx),
     openapi: () => openapi(service),
   });
-  const runner = new OperationRunner({ server: options.server, operations, contextFor, wireRequest });
+  const runner = new OperationRunner({ server: options.server, internal: options.internal, operations, contextFor, wireRequest });
   const contracts = options.contracts ?? ALL_CONTRACTS;
   const router = new Router();
   const deps = { runner, streams: options.streams, contextFor };
@@ -190,6 +197,9 @@ export function createApp(options: AppOptions): Koa {
   const graphql = koaGraphQL(options.server, contextFor);
   router.post('/graphql', graphql);
   router.get('/graphql', graphql);
+  router.get('/graphql/schema.graphql', serveSchemaDocument(options.apiSchema ?? (() => undefined)));
+  router.get('/graphql/explorer.js', serveExplorerAsset('script'));
+  router.get('/graphql/explorer.css', serveExplorerAsset('style'));
   router.get('/metrics', async (ctx) => {
     ctx.type = options.metrics.registry.contentType;
     ctx.body = await options.metrics.registry.metrics();

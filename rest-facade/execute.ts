@@ -11,11 +11,14 @@ import {
   type WireRequest,
 } from '../contracts/operation.js';
 import type { GatewayContext } from '../gateway/context.js';
+import type { InternalExecutor } from '../gateway/create-gateway.js';
 import { edgeHeaders } from '../gateway/edge-headers.js';
 import { FacadeError } from './facade-error.js';
 
 export interface RunnerDeps {
   readonly server: ApolloServer<GatewayContext>;
+  /** Runs the edge's internal operations (refusal, caller check) on the owning subgraph. */
+  readonly internal: InternalExecutor;
   /** The committed named operations, by name. */
   readonly operations: ReadonlyMap<string, string>;
   readonly contextFor: (ctx: Context) => GatewayContext;
@@ -39,15 +42,35 @@ export function variablesOf(input: Record<string, unknown>): Record<string, unkn
 export class OperationRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
-  /** Runs one named operation; its first GraphQL error is thrown. */
-  async execute(ctx: Context, name: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private document(name: string): string {
     const document = this.deps.operations.get(name);
     if (!document) throw new Error(`no named operation ${name}`);
+    return document;
+  }
+
+  /** Runs one named operation through the gateway; its first GraphQL error is thrown. */
+  async execute(ctx: Context, name: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const document = this.document(name);
     const contextValue = this.deps.contextFor(ctx);
     const response = await this.deps.server.executeOperation({ query: document, operationName: name, variables }, { contextValue });
     for (const [header, value] of Object.entries(edgeHeaders(contextValue.subgraphExtensions))) ctx.set(header, value);
     const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
     if (!result) throw FacadeError.internal();
+    return this.dataOrFirstError(result);
+  }
+
+  /** Runs one of the edge's internal named operations on the service's own subgraph; its first GraphQL error is thrown. */
+  async executeInternal(ctx: Context, service: ServiceName, name: string, variables: Record<string, unknown>): Promise<void> {
+    const contextValue = this.deps.contextFor(ctx);
+    const result = await this.deps.internal(service, { query: this.document(name), operationName: name, variables }, contextValue);
+    for (const [header, value] of Object.entries(edgeHeaders(contextValue.subgraphExtensions))) ctx.set(header, value);
+    this.dataOrFirstError(result);
+  }
+
+  private dataOrFirstError(result: {
+    readonly data?: Record<string, unknown> | null;
+    readonly errors?: ReadonlyArray<Parameters<typeof FacadeError.fromGraphQL>[0]>;
+  }): Record<string, unknown> {
     const firstError = result.errors?.[0];
     if (firstError) throw FacadeError.fromGraphQL(firstError);
     return (result.data ?? {}) as Record<string, unknown>;
@@ -61,7 +84,11 @@ export class OperationRunner {
   async refuse(ctx: Context, contract: OperationContract, issues: readonly InputIssue[]): Promise<never> {
     // Only the problems a refusal lists cross to the service, with how many there were.
     const listed = issues.slice(0, MAX_LISTED_PROBLEMS);
-    await this.execute(ctx, refusalOperationOf(contract.service), { operation: contract.name, issues: listed, issueCount: issues.length });
+    await this.executeInternal(ctx, contract.service, refusalOperationOf(contract.service), {
+      operation: contract.name,
+      issues: listed,
+      issueCount: issues.length,
+    });
     throw FacadeError.internal();
   }
 
@@ -106,6 +133,6 @@ export class OperationRunner {
 
   /** Authenticates the caller as the contract's access would, counting and running nothing. */
   async authenticate(ctx: Context, contract: OperationContract): Promise<void> {
-    await this.execute(ctx, callerCheckOperationOf(contract.service), { operation: contract.name });
+    await this.executeInternal(ctx, contract.service, callerCheckOperationOf(contract.service), { operation: contract.name });
   }
 }

@@ -203,6 +203,8 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
     stack.push('gateway', () => gateway.stop());
     const app = createApp({
       server: gateway.server,
+      internal: gateway.internal,
+      apiSchema: gateway.apiSchema,
       streams: gateway.streams,
       logger,
       metrics,

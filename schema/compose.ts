@@ -8,7 +8,7 @@ import { SUBGRAPH_NAMES } from '../runtime/config.js';
 import { SUBGRAPHS } from '../subgraphs/index.js';
 import { buildSubgraph } from '../subgraphs/shared/subgraph.js';
 import { errorCatalogueDocument } from './error-catalogue.js';
-import { checkOperations, operationsFile } from './named-operations.js';
+import { checkOperations, INTERNAL_OPERATIONS_FILE, internalOperationsFile, operationsFile } from './named-operations.js';
 
 const SCHEMA_DIR = import.meta.dirname;
 export const OPERATIONS_DIR = join(SCHEMA_DIR, 'operations');
@@ -17,6 +17,8 @@ export interface Composed {
   readonly files: ReadonlyArray<readonly [string, string]>;
   /** The supergraph's API schema, what clients and the facade's operations are checked against. */
   readonly apiSchema: GraphQLSchema;
+  /** Each subgraph's own schema, internal fields included: what the edge's internal operations are checked against. */
+  readonly subgraphSchemas: Readonly<Record<string, GraphQLSchema>>;
 }
 
 /**
@@ -27,11 +29,14 @@ export async function composeSupergraph(): Promise<Composed> {
   checkContracts();
   const files: Array<readonly [string, string]> = [];
   const sdl: Record<string, string> = {};
+  const subgraphSchemas: Record<string, GraphQLSchema> = {};
   for (const name of SUBGRAPH_NAMES) {
     const schema = await buildSubgraph(SUBGRAPHS[name]);
+    subgraphSchemas[name] = schema;
     sdl[name] = `${printSubgraphSchema(schema).trim()}\n`;
     files.push([join(SCHEMA_DIR, 'subgraphs', `${name}.graphql`), sdl[name]]);
     files.push([join(OPERATIONS_DIR, name, 'operations.graphql'), operationsFile(name, schema, CONTRACTS[name])]);
+    files.push([join(OPERATIONS_DIR, name, INTERNAL_OPERATIONS_FILE), internalOperationsFile(name)]);
   }
   const result = composeServices(
     SUBGRAPH_NAMES.map((name) => ({ name, url: `http://${name}.subgraph.invalid/graphql`, typeDefs: parse(sdl[name]!) })),
@@ -39,7 +44,7 @@ export async function composeSupergraph(): Promise<Composed> {
   if (result.errors) throw new Error(`composition failed:\n${result.errors.map((error) => error.message).join('\n')}`);
   files.push([join(SCHEMA_DIR, 'supergraph.graphql'), `${result.supergraphSdl.trim()}\n`]);
   files.push([join(SCHEMA_DIR, '..', 'docs', 'errors.md'), errorCatalogueDocument()]);
-  return { files, apiSchema: result.schema.toAPISchema().toGraphQLJSSchema() };
+  return { files, apiSchema: result.schema.toAPISchema().toGraphQLJSSchema(), subgraphSchemas };
 }
 
 function stale(files: Composed['files']): string[] {
@@ -64,7 +69,7 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
     process.stdout.write('schema: subgraph SDLs, supergraph and named operations written\n');
   } else {
     const outdated = stale(composed.files);
-    const invalid = checkOperations(OPERATIONS_DIR, composed.apiSchema);
+    const invalid = checkOperations(OPERATIONS_DIR, composed.apiSchema, composed.subgraphSchemas);
     if (outdated.length > 0)
       process.stderr.write(`schema: stale files (run npm run schema:print):\n${outdated.map((path) => `  ${path}`).join('\n')}\n`);
     if (invalid.length > 0)

@@ -83,26 +83,45 @@ const refusalOperation = (service: ServiceName) =>
 const callerCheckOperation = (service: ServiceName) =>
   print(parse(`query ${callerCheckOperationOf(service)}($operation: String!) { ${callerCheckFieldOf(service)}(operation: $operation) }`));
 
-/** The generated file of one service. */
-export function operationsFile(service: ServiceName, schema: GraphQLSchema, contracts: readonly OperationContract[]): string {
-  const header = '# Generated from the operation contracts by `npm run schema:print`; do not edit.\n';
-  const operations = [
-    ...routedContracts(contracts).map((contract) => namedOperation(schema, contract)),
-    refusalOperation(service),
-    callerCheckOperation(service),
-  ];
-  return `${header}\n${operations.join('\n\n')}\n`;
+const HEADER = '# Generated from the operation contracts by `npm run schema:print`; do not edit.\n';
+
+/** The file of the operations the edge runs through the gateway (`operations.graphql`). */
+export function operationsFile(_service: ServiceName, schema: GraphQLSchema, contracts: readonly OperationContract[]): string {
+  const operations = routedContracts(contracts).map((contract) => namedOperation(schema, contract));
+  return `${HEADER}\n${operations.join('\n\n')}\n`;
 }
 
-/** Problems of the committed operation files against the supergraph's API schema, one line each. */
-export function checkOperations(dir: string, apiSchema: GraphQLSchema): string[] {
+/**
+ * The operations the edge runs on the owning subgraph itself (`internal.graphql`): the
+ * refusal and caller check, whose fields are `@inaccessible` in the public graph.
+ */
+export const INTERNAL_OPERATIONS_FILE = 'internal.graphql';
+
+export function internalOperationsFile(service: ServiceName): string {
+  return `${HEADER}\n${[refusalOperation(service), callerCheckOperation(service)].join('\n\n')}\n`;
+}
+
+/**
+ * Problems of the committed operation files, one line each: `internal.graphql` against its
+ * service's subgraph schema, every other file against the supergraph's API schema.
+ */
+export function checkOperations(
+  dir: string,
+  apiSchema: GraphQLSchema,
+  subgraphSchemas: Readonly<Record<string, GraphQLSchema>> = {},
+): string[] {
   const problems: string[] = [];
   for (const service of readdirSync(dir, { withFileTypes: true })) {
     if (!service.isDirectory()) continue;
     for (const file of readdirSync(join(dir, service.name)).filter((name) => name.endsWith('.graphql'))) {
       const where = `${service.name}/${file}`;
+      const schema = file === INTERNAL_OPERATIONS_FILE ? subgraphSchemas[service.name] : apiSchema;
+      if (!schema) {
+        problems.push(`${where}: no subgraph schema ${service.name} to check it against`);
+        continue;
+      }
       try {
-        for (const error of validate(apiSchema, parse(readFileSync(join(dir, service.name, file), 'utf8')))) {
+        for (const error of validate(schema, parse(readFileSync(join(dir, service.name, file), 'utf8')))) {
           problems.push(`${where}: ${error.message}`);
         }
       } catch (error) {

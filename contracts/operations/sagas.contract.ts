@@ -147,7 +147,6 @@ export const sagaProgress = defineSubscription({
   access: [{ authenticate: iamMe, grant: coreSagaWatch }],
   event: SagaProgressEvent,
   feed: OPERATIONS_FEED,
-  resumeArgument: 'afterSequence',
 });
 
 export const coreDeadLetters = defineOperation({

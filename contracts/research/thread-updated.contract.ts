@@ -9,11 +9,13 @@ export const threadUpdated = defineSubscription({
   service: 'research',
   name: 'threadUpdated',
   description:
-    'A case’s events as they happen — the assistant’s reply completing, run status changes — in order. Pass `after` (the last `sequence` seen) to resume. Send a key, or a signed-in user’s access token, at connect: `connectionParams: { authorization: "Bearer rk_…" }`.',
+    'A case’s events as they happen — the assistant’s reply completing, run status changes — in order. Pass `afterSequence` (the last `sequence` seen) to resume. Send a key, or a signed-in user’s access token, at connect: `connectionParams: { authorization: "Bearer rk_…" }`.',
   access: [
     { authenticate: researchPing, grant: researchThreadWatch },
     { authenticate: researchWorkspace, grant: researchWorkspaceThreadWatch },
   ],
   event: ThreadEvent,
   feed: RESEARCH_FEED,
+  // Released as `after`; `afterSequence` is every subscription's name for it.
+  resumeAliases: ['after'],
 });

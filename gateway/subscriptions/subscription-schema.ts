@@ -1,12 +1,10 @@
-import { extendSchema, getNamedType, isCompositeType, parse, print, type GraphQLField, type GraphQLSchema } from 'graphql';
-import { schemaId } from '../../contracts/schema-shape.js';
-import { resumeArgumentOf, type SubscriptionContract } from '../../contracts/subscription.js';
+import { getNamedType, isCompositeType, parse, print, type GraphQLField, type GraphQLSchema } from 'graphql';
+import type { SubscriptionContract } from '../../contracts/subscription.js';
 
 /**
- * The schema graphql-ws serves: the supergraph's API schema (queried through federation,
- * which has no subscriptions) with a `Subscription` type added, one field per declared
- * subscription. Its arguments are its grant queries' plus `after`; its type is the
- * declared event type, which must be a type of the supergraph.
+ * What graphql-ws needs of each subscription of the supergraph's API schema, where each
+ * service declares its own (subgraphs/shared/contracts/subscription-fields.ts): the
+ * documents checking a connection's credentials and asking the owning service for a grant.
  */
 
 /** One kind of credential of a subscription, as documents to run. */
@@ -53,17 +51,9 @@ export function prepareSubscription(schema: GraphQLSchema, contract: Subscriptio
   return { contract, access: contract.access.map((access) => prepareAccess(schema, access)) };
 }
 
-/** The API schema with the subscriptions added (their resolvers are attached by the server). */
-export function subscriptionSchema(apiSchema: GraphQLSchema, contracts: readonly SubscriptionContract[]): GraphQLSchema {
-  if (contracts.length === 0) return apiSchema;
-  const fields = contracts.map((contract) => {
-    const grant = queryField(apiSchema, contract.access[0]!.grant.name);
-    const eventType = schemaId(contract.event);
-    if (!eventType || !apiSchema.getType(eventType))
-      throw new Error(`subscription ${contract.name}: no type ${eventType} in the supergraph`);
-    const args = grant.args.map((arg) => `${arg.name}: ${arg.type.toString()}`);
-    args.push(`"Deliver only events with a larger \`sequence\` (resume after the last one seen)." ${resumeArgumentOf(contract)}: Int`);
-    return `${JSON.stringify(contract.description)} ${contract.name}(${args.join(', ')}): ${eventType}!`;
-  });
-  return extendSchema(apiSchema, parse(`extend schema { subscription: Subscription } type Subscription { ${fields.join('\n')} }`));
+/** The subscription field each contract declares, found in the API schema (composed from the subgraphs). */
+export function subscriptionField(schema: GraphQLSchema, contract: SubscriptionContract): GraphQLField<unknown, unknown> {
+  const field = schema.getSubscriptionType()?.getFields()[contract.name];
+  if (!field) throw new Error(`subscriptions: no subscription field ${contract.name} in the supergraph`);
+  return field;
 }

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
-import { GraphQLError, type ExecutionArgs, type GraphQLSchema, getOperationAST, parse } from 'graphql';
+import { GraphQLError, Kind, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode, getOperationAST, parse } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { resumeArgumentOf, type SubscriptionContract } from '../../contracts/subscription.js';
+import { resumeArgumentsOf, type SubscriptionContract } from '../../contracts/subscription.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { RequestHeaders } from '../../subgraphs/shared/context.js';
 import type { GatewayContext } from '../context.js';
-import { prepareSubscription, subscriptionSchema, type PreparedSubscription } from './subscription-schema.js';
+import { prepareSubscription, subscriptionField, type PreparedSubscription } from './subscription-schema.js';
 import { TopicListener } from './topic-listener.js';
 
 /**
@@ -60,27 +60,35 @@ function credentials(params: Record<string, unknown> | undefined, upgrade: Recor
 
 const failure = (message: string, code: string, status: number) => new GraphQLError(message, { extensions: { code, http: { status } } });
 
-/** The subscriptions of one gateway: schema per loaded supergraph, connection checks, grants and feed listeners. */
+type SubscribeRoot = (args: Record<string, unknown>, state: ConnectionState) => Promise<AsyncIterableIterator<unknown>>;
+
+/** The subscriptions of one gateway: what each loaded supergraph needs, connection checks, grants and feed listeners. */
 class GatewaySubscriptions {
   private readonly listeners = new Map<string, TopicListener>();
-  private readonly prepared = new WeakMap<GraphQLSchema, { schema: GraphQLSchema; subscriptions: PreparedSubscription[] }>();
+  private readonly prepared = new WeakMap<
+    GraphQLSchema,
+    { schema: GraphQLSchema; subscriptions: PreparedSubscription[]; root: Record<string, SubscribeRoot> }
+  >();
 
   constructor(private readonly options: SubscriptionServerOptions) {}
 
-  /** The subscription schema of the supergraph the gateway serves now (rebuilt when it changes). */
+  /**
+   * The supergraph the gateway serves now, with its subscriptions prepared (again when it
+   * changes). The schema is the one served over HTTP; the subscriptions are run through the
+   * subscription root value, one function per field, so the schema itself is never changed.
+   */
   current() {
     const api = this.options.apiSchema();
     if (!api) throw failure('the gateway has not loaded its schema yet', 'UNAVAILABLE', 503);
     let entry = this.prepared.get(api);
     if (!entry) {
-      const subscriptions = this.options.subscriptions.map((contract) => prepareSubscription(api, contract));
-      entry = { schema: subscriptionSchema(api, this.options.subscriptions), subscriptions };
-      const fields = entry.schema.getSubscriptionType()?.getFields() ?? {};
-      for (const prepared of subscriptions) {
-        const field = fields[prepared.contract.name]!;
-        field.subscribe = (_root, args: Record<string, unknown>, state: ConnectionState) => this.events(prepared, args, state);
-        field.resolve = (event: unknown) => event;
-      }
+      const subscriptions = this.options.subscriptions.map((contract) => {
+        subscriptionField(api, contract);
+        return prepareSubscription(api, contract);
+      });
+      const root: Record<string, SubscribeRoot> = {};
+      for (const prepared of subscriptions) root[prepared.contract.name] = (args, state) => this.events(prepared, args, state);
+      entry = { schema: api, subscriptions, root };
       this.prepared.set(api, entry);
     }
     return entry;
@@ -113,7 +121,9 @@ class GatewaySubscriptions {
   }
 
   private async events(entry: PreparedSubscription, args: Record<string, unknown>, state: ConnectionState) {
-    const { [resumeArgumentOf(entry.contract)]: after, ...grantArgs } = args;
+    const resume = resumeArgumentsOf(entry.contract);
+    const grantArgs = Object.fromEntries(Object.entries(args).filter(([name]) => !resume.includes(name)));
+    const after = resume.map((name) => args[name]).find((value) => typeof value === 'number');
     const access = entry.access.find((candidate) => state.passed?.has(candidate.authenticateDocument));
     if (!access) throw failure(`these credentials cannot watch ${entry.contract.name}`, 'FORBIDDEN', 403);
     const result = await this.run(access.grantDocument, grantArgs, state);
@@ -121,7 +131,7 @@ class GatewaySubscriptions {
     if (refusal) throw new GraphQLError(refusal.message, { extensions: refusal.extensions });
     const topic = (result.data?.[access.grantField] as { topic?: unknown } | undefined)?.topic;
     if (typeof topic !== 'string') throw failure('the service granted no topic', 'INTERNAL_SERVER_ERROR', 500);
-    return feedIterator(this.listener(entry.contract.feed), topic, typeof after === 'number' ? after : 0);
+    return feedIterator(this.listener(entry.contract.feed), topic, typeof after === 'number' ? after : 0, entry.contract.name);
   }
 
   private listener(feed: SubscriptionContract['feed']): TopicListener {
@@ -136,7 +146,16 @@ class GatewaySubscriptions {
   }
 }
 
-/** Queries and mutations stay on `POST /graphql`; a document graphql-ws cannot parse is left to it to answer. */
+/** A query of nothing but the schema's own fields (`__schema`, `__type`, `__typename`): it reads no service. */
+const isIntrospection = (operation: OperationDefinitionNode) =>
+  operation.operation === 'query' &&
+  operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && selection.name.value.startsWith('__'));
+
+/**
+ * Queries and mutations stay on `POST /graphql`, but for introspection, so a client on the
+ * socket can read the schema it subscribes with; a document graphql-ws cannot parse is left
+ * to it to answer.
+ */
 function onlySubscriptions(query: string, operationName: string | null | undefined): readonly GraphQLError[] | undefined {
   let operation;
   try {
@@ -144,7 +163,7 @@ function onlySubscriptions(query: string, operationName: string | null | undefin
   } catch {
     return undefined;
   }
-  if (operation && operation.operation !== 'subscription') {
+  if (operation && operation.operation !== 'subscription' && !isIntrospection(operation)) {
     return [failure('only subscriptions are served over WebSocket; send queries and mutations to POST /graphql', 'BAD_REQUEST', 400)];
   }
   return undefined;
@@ -156,6 +175,11 @@ export function attachSubscriptions(options: SubscriptionServerOptions): Subscri
   const disposable = useServer<Record<string, unknown>, { state?: ConnectionState }>(
     {
       schema: () => subscriptions.current().schema,
+      roots: {
+        get subscription() {
+          return subscriptions.current().root;
+        },
+      } as never,
       context: (ctx) => ctx.extra.state as unknown as Record<string, unknown>,
       onConnect: async (ctx) => {
         const headers = credentials(ctx.connectionParams, ctx.extra.request.headers);
@@ -180,14 +204,17 @@ export function attachSubscriptions(options: SubscriptionServerOptions): Subscri
   };
 }
 
-/** The feed's events as GraphQL payloads; `return()` (the client stopped) aborts the wait at once. */
-function feedIterator(listener: TopicListener, topic: string, after: number): AsyncIterableIterator<unknown> {
+/**
+ * The feed's events as GraphQL payloads (under the field's name, where the default resolver
+ * reads them); `return()` (the client stopped) aborts the wait at once.
+ */
+function feedIterator(listener: TopicListener, topic: string, after: number, field: string): AsyncIterableIterator<unknown> {
   const controller = new AbortController();
   const source = listener.subscribe(topic, after, controller.signal);
   const iterator: AsyncIterableIterator<unknown> = {
     async next() {
       const next = await source.next();
-      return next.done ? next : { done: false, value: { ...next.value.payload, sequence: next.value.sequence } };
+      return next.done ? next : { done: false, value: { [field]: { ...next.value.payload, sequence: next.value.sequence } } };
     },
     async return() {
       controller.abort();

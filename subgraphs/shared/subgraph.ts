@@ -5,12 +5,14 @@ import { parse, type GraphQLSchema } from 'graphql';
 import type { Middleware } from 'koa';
 import { buildSchema, createResolversMap, type ClassType } from 'type-graphql';
 import type { OperationContract } from '../../contracts/operation.js';
+import { SUBSCRIPTIONS } from '../../contracts/registry.js';
 import type { Config, SubgraphName } from '../../runtime/config.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestHeaders, SubgraphContext } from './context.js';
 import type { Bindings } from './contracts/implementation.js';
 import { contractResolverClasses, type ContractRuntime } from './contracts/resolvers.js';
+import { subscriptionResolvers, subscriptionTypeDefs } from './contracts/subscription-fields.js';
 import type { SubgraphDatabase, SubgraphOrm } from './orm.js';
 import type { QueueHub } from './queues/queue-hub.js';
 
@@ -110,7 +112,8 @@ const notRunning = (): ContractRuntime => {
 
 /**
  * Builds the federated schema of a subgraph: type-graphql builds the generated
- * resolvers of its contracts and prints the SDL with directives, `@apollo/subgraph`
+ * resolvers of its contracts and prints the SDL with directives, its subscriptions are
+ * declared (they are served by the gateway over graphql-ws), `@apollo/subgraph`
  * adds the federation fields, and the resolver map (plus `__resolveReference`s) is
  * attached. Without a runtime the schema can only be printed.
  */
@@ -122,8 +125,10 @@ export async function buildSubgraph(module: SubgraphModule, runtime: () => Contr
     validate: false,
     container: { get: (someClass: ClassType) => new someClass() },
   });
-  const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`);
+  const subscriptions = SUBSCRIPTIONS.filter((subscription) => subscription.service === module.name);
+  const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}\n${subscriptionTypeDefs(schema, subscriptions)}`);
   const resolverMap = createResolversMap(schema) as GraphQLResolverMap<SubgraphContext>;
+  if (subscriptions.length > 0) resolverMap.Subscription = subscriptionResolvers(subscriptions) as never;
   for (const [typeName, fields] of Object.entries(module.referenceResolvers ?? {})) {
     resolverMap[typeName] = { ...(resolverMap[typeName] as object), ...(fields as object) } as never;
   }

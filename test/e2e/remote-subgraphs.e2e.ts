@@ -67,6 +67,27 @@ describe('gateway against HTTP subgraphs', () => {
     expect((await fetch(`${gateway.url}/v1/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(401);
   });
 
+  it('has the remote owning subgraph refuse invalid REST input through its internal field: 401 first, then 422', async () => {
+    const anonymous = await fetch(`${gateway.url}/v1/retrieve?q=x`);
+    expect(anonymous.status).toBe(401);
+    const registered = await fetch(`${gateway.url}/v1/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'refusal@example.org' }),
+    });
+    const { key } = (await registered.json()) as { key: string };
+    const invalid = await fetch(`${gateway.url}/v1/retrieve?q=x`, { headers: { authorization: `Bearer ${key}` } });
+    expect(invalid.status).toBe(422);
+    expect(await invalid.text()).toMatch(/\bq\b/);
+    // The refusal's field is reached only that way: the public graph does not have it.
+    const direct = await fetch(`${gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query: '{ libraryInputRefusal(operation: "libraryRetrieve", issues: []) }' }),
+    });
+    expect(direct.status).toBe(400);
+  });
+
   it('answers an unknown field with 400 GRAPHQL_VALIDATION_FAILED', async () => {
     const response = await fetch(`${gateway.url}/graphql`, {
       method: 'POST',

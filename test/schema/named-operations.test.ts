@@ -24,8 +24,14 @@ function operationsDir(text: string): string {
 }
 
 describe('schema:check of named operations', () => {
-  it('finds every committed operation valid against the supergraph', () => {
-    expect(checkOperations(OPERATIONS_DIR, composed.apiSchema)).toEqual([]);
+  it('finds every committed operation valid against the supergraph, and the internal ones against their subgraph', () => {
+    expect(checkOperations(OPERATIONS_DIR, composed.apiSchema, composed.subgraphSchemas)).toEqual([]);
+  });
+
+  it('keeps the edge’s internal fields out of the public graph: internal operations do not validate against it', () => {
+    expect(checkOperations(OPERATIONS_DIR, composed.apiSchema, { library: composed.apiSchema })).toContainEqual(
+      expect.stringContaining('library/internal.graphql: Cannot query field "libraryInputRefusal" on type "Query"'),
+    );
   });
 
   it('fails on an operation that asks for a field the supergraph does not have', () => {

@@ -1,5 +1,5 @@
 import { GraphQLJSON } from 'graphql-scalars';
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
+import { Arg, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import { z } from 'zod';
 import type { InputIssue } from '../../../contracts/input.js';
 import { callerCheckFieldOf, refusalFieldOf, type OperationContract, type ServiceName } from '../../../contracts/operation.js';
@@ -16,6 +16,11 @@ import type { OperationPipeline } from './pipeline.js';
  * `<service>InputRefusal`, through which the REST edge has the service refuse input it
  * found invalid. Behaviour is looked up when a call arrives, so the schema can be
  * built (and printed) without services.
+ *
+ * A root field whose access can refuse the caller is nullable: a refused field is `null`
+ * with its error, and the other fields of the same request keep their data. The edge's
+ * own fields are `@inaccessible`: they are not part of the public graph, and the edge
+ * calls them on the owning subgraph directly (docs/adr/00NN-one-public-graph.md).
  */
 
 export interface ContractRuntime {
@@ -77,7 +82,8 @@ function operationResolver(service: ServiceName, contracts: readonly OperationCo
     read = declareArgs(cls, contract.name, contract.args.shape, pascal(contract.name));
     const { type, nullable } = graphqlTypes.fieldType(contract.output, `${pascal(contract.name)}Result`, 'output');
     const description = [contract.summary, contract.description].filter(Boolean).join('. ');
-    const options = { name: contract.name, description, nullable: contract.nullable || nullable };
+    const refusable = contract.access.kind !== 'public';
+    const options = { name: contract.name, description, nullable: contract.nullable || nullable || refusable };
     (contract.kind === 'query' ? Query : Mutation)(type as never, options)(cls.prototype, contract.name, descriptor);
   }
   refusalField(cls, service, contracts, runtime);
@@ -106,6 +112,7 @@ function refusalField(cls: ClassType, service: ServiceName, contracts: readonly 
   Ctx()(cls.prototype, name, 3);
   const description = 'Internal: how the REST edge has this service refuse input it found invalid. Always answers with an error.';
   Query(() => Boolean, { name, nullable: true, description })(cls.prototype, name, descriptor);
+  Directive('@inaccessible')(cls.prototype, name, descriptor);
 }
 
 /** `<service>CallerCheck(operation)`: true when the caller may call the operation's access kind; counts and runs nothing. */
@@ -127,7 +134,8 @@ function callerCheckField(
   Ctx()(cls.prototype, name, 1);
   const description =
     'Internal: authenticates the caller as the named operation’s access would, counting and running nothing (MCP endpoints answer 401 with it).';
-  Query(() => Boolean, { name, description })(cls.prototype, name, descriptor);
+  Query(() => Boolean, { name, nullable: true, description })(cls.prototype, name, descriptor);
+  Directive('@inaccessible')(cls.prototype, name, descriptor);
 }
 
 /** Object schemas reachable from the outputs, each once. */
