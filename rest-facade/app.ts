@@ -26,6 +26,7 @@ import { serveMounts, type HttpMount, type PublicOrigin } from '../subgraphs/sha
 import type { Config } from '../runtime/config.js';
 import { workspaceResource } from '../runtime/workspace-resource.js';
 import { serveConsole } from './console.js';
+import { serveDocsAssets } from './docs-assets.js';
 
 export interface AppOptions {
   readonly server: ApolloServer<GatewayContext>;
@@ -193,6 +194,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(httpMetrics(options.metrics));
   app.use(catchAll());
   app.use(serveMounts(options.mounts ?? []));
+  app.use(serveDocsAssets());
   app.use(serveConsole({ signIn: identity.console, origin: (ctx) => options.origin?.() ?? baseUrlFor(ctx) }));
   app.use(router.routes());
   app.use(async (ctx) => {
