@@ -37,14 +37,18 @@ async function visit(path: string) {
   return { page, response, requests, problems };
 }
 
-/** The opened operation once Swagger UI has rendered it: its text, and the property names of its request body. */
+/**
+ * The operation named by the page's link (`#/tag/operationId`) once Swagger UI has rendered it
+ * open — clicked open if the link did not open it — with its text and its request body's field names.
+ */
 async function openedOperation(page: Page, operationId: string) {
-  const selector = `[id$="-${operationId}"].opblock.is-open`;
-  await page.waitForSelector(`${selector} .opblock-section-request-body .json-schema-2020-12__title`, { timeout: 100_000 });
-  const text = await page.locator(selector).innerText();
-  const fields = await page
-    .locator(`${selector} .opblock-section-request-body .json-schema-2020-12-property .json-schema-2020-12__title`)
-    .allInnerTexts();
+  const block = `[id$="-${operationId}"].opblock`;
+  await page.waitForSelector(block, { timeout: 100_000 });
+  if (!(await page.locator(`${block}.is-open`).count())) await page.locator(`${block} .opblock-summary-control`).click();
+  const body = `${block}.is-open .opblock-section-request-body`;
+  await page.waitForSelector(`${body} .json-schema-2020-12__title`, { timeout: 100_000 });
+  const text = await page.locator(`${block}.is-open`).innerText();
+  const fields = await page.locator(`${body} .json-schema-2020-12-property .json-schema-2020-12__title`).allInnerTexts();
   return { text, fields: fields.map((field) => field.trim()) };
 }
 
