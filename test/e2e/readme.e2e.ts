@@ -136,7 +136,7 @@ describe('README walkthrough', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     deployment = await Deployment.create(database.url, exported(blocks(readme, 'readme-server')[0]!));
-    [server] = await deployment.start({ role: 'all' });
+    server = (await deployment.start({ role: 'all' }))[0]!;
   }, 180_000);
   afterAll(async () => {
     await deployment?.stop();
