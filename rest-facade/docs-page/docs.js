@@ -16,6 +16,7 @@ SwaggerUIBundle({
   // `x-access` (who may call) and the other extensions, beside each operation.
   showExtensions: true,
   showCommonExtensions: true,
+  // A box that narrows the list to the tags matching what is typed.
   filter: true,
   // Nothing leaves this origin: no online validator badge.
   validatorUrl: null,

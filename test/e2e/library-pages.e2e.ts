@@ -156,6 +156,12 @@ describe('HTML pages in headless Chromium', () => {
     ).toBe(true);
     expect(problems).toEqual([]);
     const { paths } = await openApi();
+    const expected = Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    // Swagger UI renders operations as they near the viewport: scroll until all are there.
+    for (let step = 0; step < 400 && (await page.locator('.swagger-ui .opblock').count()) < expected.length; step++) {
+      await page.mouse.wheel(0, 600);
+      await page.waitForTimeout(50);
+    }
     const methods = await page.locator('.swagger-ui .opblock .opblock-summary-method').allInnerTexts();
     const routes = await page
       .locator('.swagger-ui .opblock .opblock-summary-path')
@@ -163,7 +169,6 @@ describe('HTML pages in headless Chromium', () => {
         spans.map((span) => (span as unknown as PageElement & { getAttribute(name: string): string }).getAttribute('data-path')),
       );
     const operations = methods.map((method, index) => `${method.trim()} ${routes[index]}`);
-    const expected = Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
     expect([...operations].sort()).toEqual([...expected].sort());
     const text = await page.evaluate(() => document.body.innerText);
     for (const fact of ['X-RateLimit-Remaining', 'X-Quota-Reset', 'RateLimit-Policy', 'missing_api_key', 'quota_exceeded', 'Retry-After'])
