@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Middleware } from 'koa';
@@ -33,7 +33,7 @@ export function serveDocsAssets(): Middleware {
     const asset = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
     if (!asset) return next();
     let body = cache.get(name);
-    if (!body) cache.set(name, (body = readFileSync(asset.file)));
+    if (!body) cache.set(name, (body = await readFile(asset.file)));
     ctx.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=3600' });
     ctx.type = asset.type;
     ctx.body = body;
