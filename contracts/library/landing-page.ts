@@ -1,3 +1,4 @@
+import { DOCS_PAGES } from '../pages/docs-page.js';
 import { escapeHtml, page } from '../pages/html.js';
 
 export interface LandingPlan {
@@ -33,6 +34,27 @@ function quickStart(baseUrl: string): string {
 curl -s ${base}/v1/me -H 'Authorization: Bearer qk_live_…' -i</code></pre>`;
 }
 
+/** Every entry point of the deployment, with its Arabic and English names. */
+const ENTRY_POINTS: ReadonlyArray<{ readonly href: string; readonly ar: string; readonly en: string }> = [
+  ...DOCS_PAGES.flatMap((docs) => [
+    { href: docs.path, ar: `توثيق ${docs.ar}`, en: `${docs.title} API documentation` },
+    { href: docs.openapi, ar: `وصف ${docs.ar} الآلي (OpenAPI)`, en: `${docs.title} OpenAPI document` },
+  ]),
+  { href: '/graphql', ar: 'GraphQL الموحّد للخدمات الثلاث', en: 'GraphQL: the three services federated' },
+  { href: '/app/', ar: 'لوحة البحث في المتصفح', en: 'Research console in the browser' },
+  { href: '/v1/mcp', ar: 'خادم MCP للمكتبة', en: 'Library MCP endpoint' },
+  { href: '/mcp', ar: 'خادم MCP للأبحاث', en: 'Research MCP endpoint' },
+  { href: '/metrics', ar: 'مقاييس Prometheus', en: 'Prometheus metrics' },
+];
+
+function entryPoints(): string {
+  const rows = ENTRY_POINTS.map(
+    (entry) =>
+      `<tr><td><a href="${escapeHtml(entry.href)}"><code>${escapeHtml(entry.href)}</code></a></td><td lang="en" dir="ltr">${escapeHtml(entry.en)}</td><td lang="ar" dir="rtl">${escapeHtml(entry.ar)}</td></tr>`,
+  );
+  return `<nav aria-label="Entry points"><table id="entry-points"><thead><tr><th>Path</th><th lang="en" dir="ltr">What</th><th lang="ar" dir="rtl">ما هو</th></tr></thead><tbody>${rows.join('')}</tbody></table></nav>`;
+}
+
 /** The landing page: Arabic first (right to left), then English, with the plans of `/plans`. */
 export function renderLandingPage(plans: readonly LandingPlan[], baseUrl: string): string {
   const body = `<div class="pair">
@@ -63,6 +85,8 @@ ${plansTable(plans, 'en')}
 <p>Full reference on the <a href="/docs">documentation page</a>; machine-readable at <a href="/openapi.json">/openapi.json</a>.</p>
 </section>
 </div>
+<h2>Entry points · <span lang="ar" dir="rtl">نقاط الدخول</span></h2>
+${entryPoints()}
 <h2>Quick start · <span lang="ar" dir="rtl">بداية سريعة</span></h2>
 ${quickStart(baseUrl)}`;
   return page({ lang: 'ar', dir: 'rtl', title: 'قنطرة · Qantara library API', body });

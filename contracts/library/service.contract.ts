@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { publicAccess } from '../access.js';
 import { DomainError } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import { renderDocsPage } from '../pages/docs-page.js';
-import { PAGE_HEADERS } from '../pages/html.js';
+import { DOCS_PAGE_HEADERS, renderDocsPage } from '../pages/docs-page.js';
 import { ServiceHealth, type ServiceHealthData } from '../shared/health.js';
 import { LibraryErrorCode } from './errors.js';
 
@@ -60,9 +59,6 @@ export const libraryHealth = defineOperation({
   errors: [LibraryErrorCode.index_unavailable, LibraryErrorCode.service_unavailable],
 });
 
-/** The docs page depends only on the description, so it is rendered once per process. */
-let docsHtml: string | undefined;
-
 export const libraryDocs = defineOperation({
   service: 'library',
   name: 'libraryDocs',
@@ -76,10 +72,11 @@ export const libraryDocs = defineOperation({
       method: 'GET',
       path: '/docs',
       contentType: 'text/html',
-      respond: (_data, request) => {
-        docsHtml ??= renderDocsPage(request.openapi());
-        return { type: 'text/html; charset=utf-8', headers: PAGE_HEADERS, body: docsHtml };
-      },
+      respond: (_data, request) => ({
+        type: 'text/html; charset=utf-8',
+        headers: DOCS_PAGE_HEADERS,
+        body: renderDocsPage(request.openapi(), '/openapi.json'),
+      }),
     },
     {
       method: 'GET',

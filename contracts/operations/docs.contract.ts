@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { publicAccess } from '../access.js';
 import { defineOperation } from '../operation.js';
-import { renderDocsPage } from '../pages/docs-page.js';
-import { PAGE_HEADERS } from '../pages/html.js';
+import { DOCS_PAGE_HEADERS, renderDocsPage } from '../pages/docs-page.js';
 
 /** The operations API's own description: `/api/v1/openapi.json` and its page `/api/v1/docs`. */
-
-let docsHtml: string | undefined;
 
 export const operationsDocs = defineOperation({
   service: 'operations',
@@ -21,10 +18,11 @@ export const operationsDocs = defineOperation({
       method: 'GET',
       path: '/api/v1/docs',
       contentType: 'text/html',
-      respond: (_data, request) => {
-        docsHtml ??= renderDocsPage(request.openapi());
-        return { type: 'text/html; charset=utf-8', headers: PAGE_HEADERS, body: docsHtml };
-      },
+      respond: (_data, request) => ({
+        type: 'text/html; charset=utf-8',
+        headers: DOCS_PAGE_HEADERS,
+        body: renderDocsPage(request.openapi(), '/api/v1/openapi.json'),
+      }),
     },
     {
       method: 'GET',

@@ -1,33 +1,9 @@
-/** Building blocks of the library's self-contained HTML pages: escaping, inline text, the layout. */
+/** Building blocks of the library's self-contained HTML pages: escaping and the layout. */
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (char) => ESCAPES[char]!);
-}
-
-/** Escapes text, then renders `code` spans and **bold** — all the markup descriptions use. */
-export function inlineText(text: string): string {
-  return escapeHtml(text)
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
-    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
-}
-
-/** Paragraphs, `### ` headings and `- ` lists of a description. */
-export function blockText(text: string): string {
-  return text
-    .split(/\n{2,}/)
-    .map((block) => {
-      const lines = block.split('\n');
-      if (lines.every((line) => line.startsWith('- ')))
-        return `<ul>${lines.map((line) => `<li>${inlineText(line.slice(2))}</li>`).join('')}</ul>`;
-      if (lines[0]?.startsWith('### ')) {
-        const rest = lines.slice(1).join(' ');
-        return `<h3>${inlineText(lines[0].slice(4))}</h3>${rest ? `<p>${inlineText(rest)}</p>` : ''}`;
-      }
-      return `<p>${inlineText(lines.join(' '))}</p>`;
-    })
-    .join('\n');
 }
 
 /**

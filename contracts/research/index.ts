@@ -3,7 +3,7 @@ import type { SubscriptionContract } from '../subscription.js';
 import { researchAdminCreateWorkspace, researchAdminGrantCredits } from './admin.contract.js';
 import { researchBilling, researchCreateTopUp, researchPing, researchStripeWebhook } from './billing.contract.js';
 import { DISCOVERY_CONTRACTS } from './discovery.contract.js';
-import { researchOpenApi } from './docs.contract.js';
+import { researchDocs, researchOpenApi } from './docs.contract.js';
 import { researchThreadEvents, researchThreadWatch } from './events.contract.js';
 import { researchHealth } from './health.contract.js';
 import { researchApiKeys, researchCreateApiKey, researchRevokeApiKey, researchRotateApiKey } from './keys.contract.js';
@@ -22,6 +22,7 @@ import { WORKSPACE_CONTRACTS } from './workspace.contract.js';
 export const RESEARCH_CONTRACTS: readonly OperationContract[] = [
   researchHealth,
   researchOpenApi,
+  researchDocs,
   ...DISCOVERY_CONTRACTS,
   researchPing,
   researchBilling,

@@ -12,7 +12,7 @@ import { MCP_SERVERS } from '../../contracts/registry.js';
 import { errorBody } from './error-bodies.js';
 import { mcpPath } from './mcp-paths.js';
 import { SchemaCollector, type JsonSchema } from './json-schema.js';
-import { RATE_LIMIT_HEADERS, rateLimitHeaderRefs, SECURITY_SCHEMES } from './security.js';
+import { RATE_LIMIT_HEADERS, rateLimitHeaderRefs, SECURITY_SCHEMES, withAccess } from './security.js';
 
 /**
  * The OpenAPI 3.1 description of a service, derived from its contracts: every REST
@@ -177,7 +177,7 @@ class OpenApiBuilder {
     return {
       operationId: index === 0 ? contract.name : `${contract.name}${index + 1}`,
       summary: binding.summary ?? contract.summary,
-      ...(contract.description ? { description: contract.description } : {}),
+      description: withAccess(contract.description, contract.access),
       tags: contract.tags,
       security: SECURITY[contract.access.kind](contract.access, contract),
       'x-access': describeAccess(contract.access),
@@ -208,12 +208,18 @@ export function serviceOpenApi(service: ServiceName, contracts: readonly Operati
   const tags = [...new Set([...contracts.flatMap((contract) => contract.tags), ...(servers.length > 0 ? ['mcp'] : [])])].map((name) => ({
     name,
   }));
+  const codes = errorCatalogue(about.namespaces);
+  // The catalogue is `x-error-codes` for programs and a table in the description for readers.
+  const table = codes.map(
+    ({ code, status, description }) => `| \`${code}\` | ${status} | ${description.replaceAll('|', '\\|').replace(/\s*\n\s*/g, ' ')} |`,
+  );
+  const description = `${about.description}\n\n### Error codes\n\n| code | status | meaning |\n| --- | --- | --- |\n${table.join('\n')}`;
   return {
     openapi: '3.1.0',
-    info: { title: about.title, version: VERSION, description: about.description },
+    info: { title: about.title, version: VERSION, description },
     tags,
     paths,
     components: { schemas: builder.schemas.components, headers: RATE_LIMIT_HEADERS, securitySchemes: SECURITY_SCHEMES[service] },
-    'x-error-codes': errorCatalogue(about.namespaces).map(({ code, status, description }) => ({ code, status, description })),
+    'x-error-codes': codes.map(({ code, status, description }) => ({ code, status, description })),
   };
 }

@@ -1,9 +1,11 @@
+import { describeAccess, publicAccess } from '../../contracts/access.js';
 import { familyOf } from '../../contracts/families.js';
 import type { McpServerDeclaration } from '../../contracts/mcp.js';
 import type { OperationContract } from '../../contracts/operation.js';
 import { mcpResources } from '../../mcp/resources.js';
 import { mcpTools } from '../../mcp/tools.js';
 import { errorBody } from './error-bodies.js';
+import { withAccess } from './security.js';
 import type { SchemaCollector } from './json-schema.js';
 
 /**
@@ -36,16 +38,22 @@ export function mcpPath(
   ].join('\n');
   const notAllowed = {
     summary: 'Not offered: the endpoint is stateless (no server stream, no session)',
+    description: withAccess(undefined, publicAccess()),
     tags: ['mcp'],
+    'x-access': describeAccess(publicAccess()),
     responses: { '405': rpc('Method not allowed; `Allow: POST`.') },
   };
   return {
     post: {
       operationId: `${server.service}Mcp`,
       summary: `${server.title} MCP endpoint (streamable HTTP)`,
-      description: `${server.instructions}\n\n${listing}\n\nStateless: every POST is answered on its own with a JSON body. A key that is missing or refused answers 401 with \`WWW-Authenticate: Bearer resource_metadata="{api_url}/.well-known/oauth-protected-resource${server.path}"\`; a browser \`Origin\` outside the allow-list answers 403. Each tool call and resource read is the operation its REST route runs: same key, scopes, quota and errors (as tool errors \`{code, message}\`).`,
+      description: withAccess(
+        `${server.instructions}\n\n${listing}\n\nStateless: every POST is answered on its own with a JSON body. A key that is missing or refused answers 401 with \`WWW-Authenticate: Bearer resource_metadata="{api_url}/.well-known/oauth-protected-resource${server.path}"\`; a browser \`Origin\` outside the allow-list answers 403. Each tool call and resource read is the operation its REST route runs: same key, scopes, quota and errors (as tool errors \`{code, message}\`).`,
+        server.admission.access,
+      ),
       tags: ['mcp'],
       security,
+      'x-access': describeAccess(server.admission.access),
       'x-mcp': {
         tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
         resources: resources.map(({ name, uri, description }) => ({ name, uri: `{api_url}${uri}`, description })),

@@ -1,3 +1,4 @@
+import { describeAccess, type Access } from '../../contracts/access.js';
 import type { ServiceName } from '../../contracts/operation.js';
 
 /** Security schemes and shared headers of the OpenAPI descriptions. */
@@ -52,3 +53,9 @@ export const SECURITY_SCHEMES: Readonly<Record<ServiceName, Record<string, unkno
     },
   },
 };
+
+/** An operation's description ending with who may call it (as `x-access` says), so any renderer shows it. */
+export function withAccess(description: string | undefined, access: Access): string {
+  const line = `**Access:** ${describeAccess(access)}.`;
+  return description ? `${description}\n\n${line}` : line;
+}

@@ -66,6 +66,7 @@ describe('GET /.well-known/openapi.json', () => {
         '/api/chat/workspace',
         '/health',
         '/mcp',
+        '/research/docs',
         '/v1/api-keys',
         '/v1/api-keys/{apiKeyId}/revoke',
         '/v1/api-keys/{apiKeyId}/rotate',

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { CONTRACTS } from '../../contracts/registry.js';
+import type { ServiceName } from '../../contracts/operation.js';
+import { serviceOpenApi } from '../../rest-facade/openapi/generate.js';
+
+type Operation = { 'x-access'?: unknown; description?: string };
+
+describe.each(['library', 'research', 'operations'] satisfies ServiceName[])('the %s OpenAPI document', (service) => {
+  const document = serviceOpenApi(service, CONTRACTS[service]) as {
+    paths: Record<string, Record<string, Operation>>;
+    info: { description: string };
+    'x-error-codes': Array<{ code: string }>;
+  };
+  const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
+  );
+
+  it('gives every operation, MCP endpoints included, its roles in x-access and at the end of its description', () => {
+    expect(operations.length).toBeGreaterThan(5);
+    for (const { name, operation } of operations) {
+      expect(typeof operation['x-access'], name).toBe('string');
+      expect(operation.description?.endsWith(`**Access:** ${operation['x-access'] as string}.`), name).toBe(true);
+    }
+  });
+
+  it('lists every error code of x-error-codes in a table of its description', () => {
+    for (const { code } of document['x-error-codes']) expect(document.info.description).toContain(`| \`${code}\` |`);
+  });
+});
