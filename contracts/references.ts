@@ -6,7 +6,7 @@ import { kindOf, unwrap } from './schema-shape.js';
  * Fields of an operation's input that name a record by id. A field declares what it
  * references on its schema (`.meta({ 'x-references': … })`); the subgraph pipeline reads the
  * declarations of each contract once and checks, in the call's transaction, that every id
- * given names a record the caller may see (docs/adr/00NN-references-in-the-tenant.md).
+ * given names a record the caller may see (docs/adr/0025-references-in-the-tenant.md).
  */
 
 /** What a field's id names: a kind of record, or a kind chosen by the value of a sibling field. */

@@ -52,7 +52,7 @@ export type InternalExecutor = (
 
 export interface Gateway {
   readonly server: ApolloServer<GatewayContext>;
-  /** The edge's internal operations, on the owning subgraph (docs/adr/00NN-one-public-graph.md). */
+  /** The edge's internal operations, on the owning subgraph (docs/adr/0027-one-public-graph.md). */
   readonly internal: InternalExecutor;
   /** Streaming operations beside GraphQL, reached like the subgraphs' data sources (docs/adr/0006). */
   readonly streams: StreamSources;

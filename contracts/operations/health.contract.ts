@@ -25,7 +25,7 @@ const ReadinessWire = z
 /**
  * Readiness in the `{status, info, error, details}` shape operations monitors expect. A
  * degraded component does not make the service unready: traffic it cannot serve would be
- * no better served by taking the instance out of rotation (docs/adr/00NN-safe-exposure.md).
+ * no better served by taking the instance out of rotation (docs/adr/0022-safe-exposure.md).
  */
 function readiness(health: ServiceHealthData): WireResponse {
   const entry = (component: ServiceHealthData['components'][number]) =>

@@ -3,7 +3,7 @@ import { escapeHtml } from './html.js';
 /**
  * The documentation pages (`/docs`, `/api/v1/docs`, `/research/docs`): Swagger UI from the
  * `swagger-ui-dist` package renders the service's OpenAPI document in the browser
- * (docs/adr/00NN-docs-renderer.md). Every file the page loads is served by Qantara below
+ * (docs/adr/0028-docs-renderer.md). Every file the page loads is served by Qantara below
  * `DOCS_ASSETS`; the policy below lets the browser load nothing else.
  */
 

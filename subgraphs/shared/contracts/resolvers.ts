@@ -20,7 +20,7 @@ import type { OperationPipeline } from './pipeline.js';
  * A root field whose access can refuse the caller is nullable: a refused field is `null`
  * with its error, and the other fields of the same request keep their data. The edge's
  * own fields are `@inaccessible`: they are not part of the public graph, and the edge
- * calls them on the owning subgraph directly (docs/adr/00NN-one-public-graph.md).
+ * calls them on the owning subgraph directly (docs/adr/0027-one-public-graph.md).
  */
 
 export interface ContractRuntime {
