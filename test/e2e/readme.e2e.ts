@@ -135,7 +135,10 @@ describe('README walkthrough', () => {
   let server: RoleProcess;
   beforeAll(async () => {
     database = await createTestDatabase();
-    deployment = await Deployment.create(database.url, exported(blocks(readme, 'readme-server')[0]!));
+    // The README's reader starts on the embedded database, where the demo data is on by default;
+    // the test's server has a DATABASE_URL, so it asks for the same demo data explicitly.
+    const embeddedDefaults = { DEMO_OPERATIONS: 'true', DEMO_OPERATIONS_RECORDS: 'true', DEMO_RESEARCH: 'true' };
+    deployment = await Deployment.create(database.url, { ...embeddedDefaults, ...exported(blocks(readme, 'readme-server')[0]!) });
     server = (await deployment.start({ role: 'all' }))[0]!;
   }, 180_000);
   afterAll(async () => {
