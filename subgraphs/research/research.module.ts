@@ -49,8 +49,8 @@ export const researchModule: SubgraphModule = {
       new AdminTokenCheck(config.adminToken, () => ResearchError.adminUnauthorized()),
       new ResearchHealthService(runtime),
       workspaces,
-      new ThreadService(store, ledger, queues, logger),
-      new ResearchRunService(store, ledger, queues, logger),
+      new ThreadService(store, ledger, queues, logger, providers),
+      new ResearchRunService(store, ledger, queues, logger, providers),
       new StripeWebhook(config.stripeWebhookSecret, billing, logger.child({ component: 'stripe-webhook' })),
       new EventPruner(
         () => pruneTopicFeed(orm.em.fork(), RESEARCH_FEED, config.outboxRetentionDays),

@@ -120,10 +120,11 @@ describe('the console on default settings', () => {
     expect(question).toContain('30 credits');
     expect(await page.locator('.runs').count()).toBe(0);
     await shot('04-asked-before-research');
-    // A chat turn (1 credit) per case and one run (30) were paid; the declined run was not.
+    // Without an LLM the offline rules answered both turns and wrote the report: live work
+    // the offline rules do is free, so the balance is untouched.
     await page.getByRole('link', { name: 'Credits' }).click();
     await page.locator('#credit-balance').waitFor();
-    expect(await balance()).toBe(DEMO_WELCOME_CREDITS - 2 - 30);
+    expect(await balance()).toBe(DEMO_WELCOME_CREDITS);
   });
 
   it('words a refusal for want of credits for people, pointing at the console’s own Credits page', async () => {

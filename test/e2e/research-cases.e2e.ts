@@ -208,6 +208,23 @@ describe('a case with an OpenAI-compatible upstream (live keys)', () => {
     for (const body of bodies) for (const secret of secrets) expect(body, secret).not.toContain(secret);
   });
 
+  it('charges a live turn 1 credit and a live run 30 when an LLM is configured', async () => {
+    llm.mode = 'ok';
+    const workspace = await fundedWorkspace(stack, 'paid live', 100);
+    const created = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: 'Dog sitters on demand.' });
+    const threadId = created.body.thread.id as string;
+    await readUntil(stack, workspace.key, threadId, allComplete);
+    const started = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
+    expect(started.body.run).toMatchObject({ status: 'queued', creditsCharged: 30 });
+    expect((await readUntil(stack, workspace.key, threadId, runsSettled)).runs[0].status).toBe('completed');
+    expect((await call(stack, workspace.key, 'GET', '/v1/billing')).body.creditBalance).toBe(69);
+    expect((await readLedger(stack, workspace.id)).rows.map((row) => [row.kind, row.delta])).toEqual([
+      ['grant', 100],
+      ['chat_reserve', -1],
+      ['research_charge', -30],
+    ]);
+  });
+
   it('refunds the credit of a turn the upstream keeps failing, and says so in the reply', async () => {
     llm.mode = 'fail-turns';
     const workspace = await fundedWorkspace(stack, 'failing turn', 5);

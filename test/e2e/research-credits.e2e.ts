@@ -11,7 +11,11 @@ import {
 } from '../support/research.js';
 import type { TestStack } from '../support/stack.js';
 
-/** Credits: the billing record, reservations under concurrency, paid runs, reuse and refunds, over real HTTP. */
+/**
+ * Credits: the billing record, reservations under concurrency, paid runs, reuse and refunds,
+ * over real HTTP. This stack has no LLM, so the charging rules are proven with test keys (the
+ * sandbox is always charged) and live turns and runs are free, with the ledger saying why.
+ */
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -20,6 +24,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
+
+/** Each ledger movement's kind, delta and reason, oldest first. */
+async function ledgerReasons(workspaceId: string, mode: 'live' | 'test') {
+  const pg = await import('pg');
+  const client = new pg.default.Client({ connectionString: stack.databaseUrl });
+  await client.connect();
+  try {
+    const result = await client.query(
+      'select kind, delta, reason from research.credit_ledger where workspace_id = $1 and mode = $2 order by id',
+      [workspaceId, mode],
+    );
+    return result.rows as Array<{ kind: string; delta: number; reason: string | null }>;
+  } finally {
+    await client.end();
+  }
+}
 
 /** A case made ready by one message, its reply complete. */
 async function readyCase(key: string): Promise<string> {
@@ -64,7 +84,7 @@ describe('GET /v1/billing', () => {
 
 describe('chat turns', () => {
   it('accepts exactly 10 of 50 concurrent turns on 10 credits, answers the rest 402, and keeps the ledger exact', async () => {
-    const workspace = await fundedWorkspace(stack, 'concurrency', 10);
+    const workspace = await fundedWorkspace(stack, 'concurrency', 10, 'test');
     const replies = await Promise.all(
       Array.from({ length: 50 }, (_, n) => call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: `Idea number ${n}.` })),
     );
@@ -73,7 +93,7 @@ describe('chat turns', () => {
     expect(accepted).toHaveLength(10);
     expect(refused).toHaveLength(40);
     for (const reply of refused) expect(reply.body).toEqual({ error: expect.any(String), creditBalance: 0, requiredCredits: 1 });
-    const ledger = await readLedger(stack, workspace.id);
+    const ledger = await readLedger(stack, workspace.id, 'test');
     expect(ledger.balance).toBe(0);
     expect(ledger.rows[0]).toMatchObject({ kind: 'grant', delta: 10, balanceAfter: 10 });
     const reserves = ledger.rows.slice(1);
@@ -83,7 +103,7 @@ describe('chat turns', () => {
     expect(ledger.rows.reduce((sum, row) => sum + row.delta, 0)).toBe(ledger.balance);
     // Successful turns settle their reservation: nothing comes back.
     for (const reply of accepted) await readUntil(stack, workspace.key, reply.body.thread.id, allComplete);
-    expect((await readLedger(stack, workspace.id)).rows).toHaveLength(11);
+    expect((await readLedger(stack, workspace.id, 'test')).rows).toHaveLength(11);
   });
 
   it('never starts research from a chat route, even when the case is ready', async () => {
@@ -99,7 +119,7 @@ describe('chat turns', () => {
 
 describe('research runs', () => {
   it('charges once for two concurrent starts of the same case', async () => {
-    const workspace = await fundedWorkspace(stack, 'two starts', 100);
+    const workspace = await fundedWorkspace(stack, 'two starts', 100, 'test');
     const threadId = await readyCase(workspace.key);
     const [first, second] = await Promise.all([
       call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {}),
@@ -107,12 +127,12 @@ describe('research runs', () => {
     ]);
     expect([first.status, second.status]).toEqual([202, 202]);
     expect(first.body.runId).toBe(second.body.runId);
-    const charges = (await readLedger(stack, workspace.id)).rows.filter((row) => row.kind === 'research_charge');
+    const charges = (await readLedger(stack, workspace.id, 'test')).rows.filter((row) => row.kind === 'research_charge');
     expect(charges).toEqual([{ kind: 'research_charge', delta: -30, balanceAfter: 69, reference: first.body.runId }]);
   });
 
   it('reuses an exactly matching report for free (200), runs again with force (202), and again when the anamnesis changed', async () => {
-    const workspace = await fundedWorkspace(stack, 'reuse', 100);
+    const workspace = await fundedWorkspace(stack, 'reuse', 100, 'test');
     const threadId = await readyCase(workspace.key);
     const started = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
     expect(started.status).toBe(202);
@@ -131,12 +151,12 @@ describe('research runs', () => {
     const reused = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
     expect(reused.status).toBe(200);
     expect(reused.body).toMatchObject({ reused: true, runId: started.body.runId, report: { id: done.thread.latestCompletedReportId } });
-    expect((await readLedger(stack, workspace.id)).balance).toBe(100 - 1 - 30);
+    expect((await readLedger(stack, workspace.id, 'test')).balance).toBe(100 - 1 - 30);
     const forced = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, { force: true });
     expect(forced.status).toBe(202);
     expect(forced.body.runId).not.toBe(started.body.runId);
     await readUntil(stack, workspace.key, threadId, (view) => runsSettled(view) && view.runs.length === 2);
-    expect((await readLedger(stack, workspace.id)).balance).toBe(100 - 1 - 60);
+    expect((await readLedger(stack, workspace.id, 'test')).balance).toBe(100 - 1 - 60);
     await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/messages`, { message: 'Platform: iOS' });
     const changed = await readUntil(stack, workspace.key, threadId, allComplete);
     expect(changed.reportStaleness).toEqual({ isStale: true, latestCompletedReportId: changed.thread.latestCompletedReportId });
@@ -146,7 +166,7 @@ describe('research runs', () => {
   });
 
   it('answers 402 with the balance and the 30 credits a run needs, charging nothing', async () => {
-    const workspace = await fundedWorkspace(stack, 'poor', 12);
+    const workspace = await fundedWorkspace(stack, 'poor', 12, 'test');
     const threadId = await readyCase(workspace.key);
     const refused = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
     expect(refused.status).toBe(402);
@@ -166,5 +186,47 @@ describe('research runs', () => {
     const unknown = await call(stack, workspace.key, 'POST', '/v1/chat/threads/thread_nope/research-runs', {});
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('thread_not_found');
+  });
+});
+
+describe('live mode without an LLM (the offline rules answer)', () => {
+  it('charges nothing for a live turn and a live run, and the ledger says offline_assistant and offline_report', async () => {
+    const workspace = await fundedWorkspace(stack, 'offline live', 5);
+    const threadId = await readyCase(workspace.key);
+    await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/messages`, { message: 'Platform: iOS' });
+    await readUntil(stack, workspace.key, threadId, allComplete);
+    const started = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
+    expect(started.status).toBe(202);
+    expect(started.body.run).toMatchObject({ status: 'queued', creditsCharged: 0 });
+    const done = await readUntil(stack, workspace.key, threadId, runsSettled);
+    expect(done.runs[0]).toMatchObject({ id: started.body.runId, status: 'completed', creditsCharged: 0 });
+    expect((await call(stack, workspace.key, 'GET', '/v1/billing')).body.creditBalance).toBe(5);
+    expect(await ledgerReasons(workspace.id, 'live')).toEqual([
+      { kind: 'grant', delta: 5, reason: 'test' },
+      { kind: 'chat_reserve', delta: 0, reason: 'offline_assistant' },
+      { kind: 'chat_reserve', delta: 0, reason: 'offline_assistant' },
+      { kind: 'research_charge', delta: 0, reason: 'offline_report' },
+    ]);
+  });
+
+  it('accepts a live turn and a live run on an empty balance instead of answering 402', async () => {
+    const workspace = await fundedWorkspace(stack, 'offline empty', 0);
+    const threadId = await readyCase(workspace.key);
+    const started = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
+    expect(started.status).toBe(202);
+    expect((await readLedger(stack, workspace.id)).balance).toBe(0);
+  });
+
+  it('still charges test keys without an LLM: 1 credit a turn and 30 a run, no reason recorded', async () => {
+    const workspace = await fundedWorkspace(stack, 'offline sandbox', 40, 'test');
+    const threadId = await readyCase(workspace.key);
+    await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
+    await readUntil(stack, workspace.key, threadId, runsSettled);
+    expect((await call(stack, workspace.key, 'GET', '/v1/billing')).body.creditBalance).toBe(9);
+    expect(await ledgerReasons(workspace.id, 'test')).toEqual([
+      { kind: 'grant', delta: 40, reason: 'test' },
+      { kind: 'chat_reserve', delta: -1, reason: null },
+      { kind: 'research_charge', delta: -30, reason: null },
+    ]);
   });
 });

@@ -145,8 +145,8 @@ describe('a person signed in at our provider', () => {
     const again = await call(stack, token, 'POST', `/api/chat/threads/${threadId}/research-runs`, { force: false });
     expect(again.status).toBe(200);
     expect(again.body.reused).toBe(true);
-    // 2 turns and one run: 40 − 2 − 30.
-    expect((await call(stack, token, 'GET', '/api/chat/billing')).body.creditBalance).toBe(WELCOME - 32);
+    // 2 turns and one run, all served by the offline rules (no LLM here): free.
+    expect((await call(stack, token, 'GET', '/api/chat/billing')).body.creditBalance).toBe(WELCOME);
   });
 
   it('answers 404 for another person’s case, exactly as for a missing one', async () => {

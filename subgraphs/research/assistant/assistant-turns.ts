@@ -63,10 +63,15 @@ export class AssistantTurns implements QueueConsumer<TurnJob> {
       );
       if (!row) return;
       const thread = (await this.store.byId(tx, row.thread_id))!;
+      // Gives back what was reserved: nothing for a turn that was free.
+      const [reserved] = await tx.execute<Array<{ delta: number }>>(
+        `select "delta" from "research"."credit_ledger" where "kind" = 'chat_reserve' and "reference" = ?`,
+        [messageId],
+      );
       await this.ledger.post(tx, {
         workspaceId: thread.workspace_id,
         mode: thread.mode,
-        delta: CHAT_TURN_CREDITS,
+        delta: reserved ? -reserved.delta : CHAT_TURN_CREDITS,
         kind: 'chat_refund',
         reference: messageId,
       });

@@ -6,6 +6,7 @@ import { newId } from '../access/key-secret.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { anamnesisOf } from '../assistant/anamnesis.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
+import type { Providers } from '../providers.js';
 import { RESEARCH_RUNS, type RunJob } from '../queues.js';
 import { ResearchError } from '../research.errors.js';
 import { RUN_COLUMNS, runView, type RunRow, type ThreadRow, type ThreadStore } from '../threads/thread.store.js';
@@ -24,8 +25,9 @@ interface Started {
  * Starting research, always explicitly. Under the case's row lock (so two starts at once
  * see each other): a completed report of exactly the current anamnesis is reused for free
  * unless `force`; a run of the same anamnesis already queued or running is returned
- * rather than charged twice; otherwise 30 credits are charged and a run queued with a
- * snapshot of the anamnesis.
+ * rather than charged twice; otherwise 30 credits are charged (0 for a live run the
+ * offline rules write, with the reason in the ledger) and a run queued with a snapshot of
+ * the anamnesis.
  */
 export class ResearchRunService {
   constructor(
@@ -33,6 +35,7 @@ export class ResearchRunService {
     private readonly ledger: CreditLedger,
     private readonly queues: QueueHub,
     private readonly logger: Logger,
+    private readonly providers: Providers,
   ) {}
 
   async start(em: EntityManager, caller: WorkspaceActor, threadId: string, force: boolean) {
@@ -86,6 +89,8 @@ export class ResearchRunService {
       [thread.id, thread.anamnesis_hash],
     );
     if (active) return { reused: false, queued: false, run: active, report: null, thread };
+    const free = this.providers.freeReason(caller.mode, 'run');
+    const price = free ? 0 : RESEARCH_RUN_CREDITS;
     const [run] = await tx.execute<RunRow[]>(
       `insert into "research"."research_run"
          ("id", "thread_id", "workspace_id", "mode", "status", "anamnesis", "anamnesis_hash", "gap_assessment", "credits_charged")
@@ -98,15 +103,16 @@ export class ResearchRunService {
         JSON.stringify(thread.anamnesis),
         thread.anamnesis_hash,
         JSON.stringify(thread.gap_assessment),
-        RESEARCH_RUN_CREDITS,
+        price,
       ],
     );
     await this.ledger.post(tx, {
       workspaceId: caller.workspaceId,
       mode: caller.mode,
-      delta: -RESEARCH_RUN_CREDITS,
+      delta: -price,
       kind: 'research_charge',
       reference: run!.id,
+      ...(free && { reason: free }),
     });
     await publishThreadEvent(tx, { threadId: thread.id, type: 'run_queued', run: runView(run!) });
     return { reused: false, queued: true, run: run!, report: null, thread };

@@ -7,6 +7,7 @@ import { newId } from '../access/key-secret.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { anamnesisHash, assessGaps, emptyAnamnesis } from '../assistant/anamnesis.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
+import type { Providers } from '../providers.js';
 import { ASSISTANT_TURNS, type TurnJob } from '../queues.js';
 import { MESSAGE_COLUMNS, messageView, type ThreadRow, type ThreadStore } from './thread.store.js';
 import { threadEvents } from './thread-events.js';
@@ -18,8 +19,8 @@ export const WAITING_TEXT = 'The assistant is reading your message…';
 
 /**
  * Cases: a message is accepted in one transaction — the user's message, the assistant's
- * pending one, 1 credit reserved against the pending one — and its turn is queued after
- * the commit. Nothing here starts research.
+ * pending one, 1 credit reserved against the pending one (0 for a live turn the offline
+ * rules answer) — and its turn is queued after the commit. Nothing here starts research.
  */
 export class ThreadService {
   constructor(
@@ -27,6 +28,7 @@ export class ThreadService {
     private readonly ledger: CreditLedger,
     private readonly queues: QueueHub,
     private readonly logger: Logger,
+    private readonly providers: Providers,
   ) {}
 
   async list(em: EntityManager, caller: WorkspaceActor, page: { cursor?: string; limit: number }) {
@@ -95,13 +97,16 @@ export class ThreadService {
         [thread.id],
       );
       const snapshot = await this.store.snapshot(tx, updated!);
-      // Last, so the balance row stays locked only until the commit that follows.
+      // Last, so the balance row stays locked only until the commit that follows. A live
+      // turn the offline rules answer is recorded at 0 credits, with the reason.
+      const free = this.providers.freeReason(caller.mode, 'turn');
       await this.ledger.post(tx, {
         workspaceId: caller.workspaceId,
         mode: caller.mode,
-        delta: -CHAT_TURN_CREDITS,
+        delta: free ? 0 : -CHAT_TURN_CREDITS,
         kind: 'chat_reserve',
         reference: assistantMessage.id,
+        ...(free && { reason: free }),
       });
       return { assistantMessage, userMessage, ...snapshot };
     });
