@@ -7,6 +7,7 @@ import { PAGE_HEADERS } from '../pages/html.js';
 import { LibraryIssuedKey, LibraryMe, LibraryPlan, LibraryUsage } from './account-types.js';
 import { IssuedKeyWire, issuedKeyBody, MeWire, meBody, NO_STORE, planBody, PlansWire, UsageWire, usageBody } from './account-wire.js';
 import { LibraryErrorCode } from './errors.js';
+import { OPEN_ROUTE_LIMITS } from './plans.js';
 import { lib } from './fields.js';
 import { renderLandingPage } from './landing-page.js';
 
@@ -17,7 +18,7 @@ export const libraryPlans = defineOperation({
   name: 'libraryPlans',
   kind: 'query',
   summary: 'Plans and their limits',
-  description: 'Open: no key needed.',
+  description: `Open: no key needed; counted per client address (${OPEN_ROUTE_LIMITS.rpm} calls per minute, ${OPEN_ROUTE_LIMITS.rpd} per UTC day, shared by the open routes).`,
   tags: ['service'],
   access: publicAccess(),
   output: z.array(LibraryPlan),
@@ -40,6 +41,7 @@ export const libraryPlans = defineOperation({
       }),
     },
   ],
+  errors: [LibraryErrorCode.rate_limit_exceeded, LibraryErrorCode.quota_exceeded],
 });
 
 /** Registration's type problems keep the codes its service uses for the same fields. */
@@ -57,7 +59,7 @@ export const libraryRegister = defineOperation({
   kind: 'mutation',
   summary: 'Register a free key',
   description:
-    'No key needed. At most 3 keys per e-mail address and 5 per client address per UTC day. The key appears in this response only; it is stored as a SHA-256 hash.',
+    'No key needed; counted per client address like the other open routes. At most 3 keys per e-mail address and 5 per client address per UTC day. The key appears in this response only; it is stored as a SHA-256 hash.',
   tags: ['accounts'],
   access: publicAccess(),
   input: {
@@ -75,7 +77,13 @@ export const libraryRegister = defineOperation({
     response: IssuedKeyWire,
     respond: (issued) => ({ body: issuedKeyBody(issued) }),
   },
-  errors: [LibraryErrorCode.invalid_email, LibraryErrorCode.invalid_org, LibraryErrorCode.registration_limit_exceeded],
+  errors: [
+    LibraryErrorCode.invalid_email,
+    LibraryErrorCode.invalid_org,
+    LibraryErrorCode.registration_limit_exceeded,
+    LibraryErrorCode.rate_limit_exceeded,
+    LibraryErrorCode.quota_exceeded,
+  ],
   refusal: registrationRefusal,
 });
 

@@ -16,8 +16,15 @@ export const LibraryErrorCode = defineErrorCodes('library', {
   invalid_api_key: { status: 401, description: 'The bearer key is not one this service issued.' },
   key_suspended: { status: 401, description: 'The key is suspended by an admin; it works again once reactivated.' },
   key_revoked: { status: 401, description: 'The key is revoked for good; register or ask for a new one.' },
-  rate_limit_exceeded: { status: 429, description: 'The per-minute call limit of the key is used up; retry after `Retry-After` seconds.' },
-  quota_exceeded: { status: 429, description: 'The daily quota of the key is used up; it resets at UTC midnight.' },
+  rate_limit_exceeded: {
+    status: 429,
+    description:
+      'The per-minute call limit of the key (on open routes, of the client address) is used up; retry after `Retry-After` seconds.',
+  },
+  quota_exceeded: {
+    status: 429,
+    description: 'The daily quota of the key (on open routes, of the client address) is used up; it resets at UTC midnight.',
+  },
   registration_limit_exceeded: {
     status: 429,
     description: 'Too many keys registered today for this e-mail address (3) or client address (5); resets at UTC midnight.',

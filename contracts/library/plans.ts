@@ -17,6 +17,14 @@ export const RETRIEVE_LIMIT_MAX = 20;
 export const RPD_OVERRIDE_MIN = 1;
 export const RPD_OVERRIDE_MAX = 100_000_000;
 
+/**
+ * The limits of the open routes (`/v1/register`, `/healthz`, `/plans`, `/`), which take no key:
+ * counted per client address, in PostgreSQL like a key's windows, and reported in the same
+ * `X-RateLimit-*` (minute) and `X-Quota-*` (UTC day) headers. Generous enough for a health
+ * probe every few seconds from one address.
+ */
+export const OPEN_ROUTE_LIMITS = { rpm: 120, rpd: 30_000 } as const;
+
 export interface Plan {
   readonly name: PlanName;
   readonly description: string;

@@ -36,7 +36,8 @@ export const libraryHealth = defineOperation({
   name: 'libraryHealth',
   kind: 'query',
   summary: 'Service health',
-  description: 'Library health: database, migrations and search engine. No key needed; 503 when the index engine is stopped.',
+  description:
+    'Library health: database, migrations and search engine. No key needed; counted per client address like the other open routes. 503 when the index engine is stopped.',
   tags: ['service'],
   access: publicAccess(),
   output: ServiceHealth,
@@ -56,7 +57,12 @@ export const libraryHealth = defineOperation({
       return { body: { status: 'ok', service, version, checkedAt, components: componentsByName(health) } };
     },
   },
-  errors: [LibraryErrorCode.index_unavailable, LibraryErrorCode.service_unavailable],
+  errors: [
+    LibraryErrorCode.index_unavailable,
+    LibraryErrorCode.service_unavailable,
+    LibraryErrorCode.rate_limit_exceeded,
+    LibraryErrorCode.quota_exceeded,
+  ],
 });
 
 export const libraryDocs = defineOperation({

@@ -142,7 +142,11 @@ class OpenApiBuilder {
 
   success(contract: OperationContract, binding: RestBinding): Record<string, unknown> {
     const status = String(binding.status ?? 200);
-    const headers = contract.access.kind === 'libraryKey' ? { headers: rateLimitHeaderRefs() } : {};
+    // A library key's windows, or on the library's open routes the client address's.
+    const counted =
+      contract.access.kind === 'libraryKey' ||
+      (contract.service === 'library' && contract.access.kind === 'public' && contract.kind !== 'edge');
+    const headers = counted ? { headers: rateLimitHeaderRefs() } : {};
     if (binding.contentType && binding.contentType !== 'application/json') {
       return {
         [status]: {

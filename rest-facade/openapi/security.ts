@@ -6,7 +6,11 @@ import type { ServiceName } from '../../contracts/operation.js';
 const header = (description: string) => ({ description, schema: { type: 'string' } });
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
 
-/** Headers on every response of a metered operation when a key was sent, errors included. */
+/**
+ * Headers on every response of a metered operation, errors included (a missing or unknown key's
+ * show the free plan's windows, untouched), and of the library's open routes, counted per client
+ * address.
+ */
 export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': integerHeader('Calls allowed per minute.'),
   'X-RateLimit-Remaining': integerHeader('Calls left in the current minute.'),

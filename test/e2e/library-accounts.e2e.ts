@@ -26,7 +26,7 @@ const me = (key: string) => stack.fetch('/v1/me', bearer(key));
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 describe('bearer authentication on /v1', () => {
-  it('answers 401 missing_api_key in the library error shape, without rate-limit headers, when no key is sent', async () => {
+  it('answers 401 missing_api_key in the library error shape, with the free plan’s untouched windows in the headers, when no key is sent', async () => {
     const response = await stack.fetch('/v1/me');
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({
@@ -38,7 +38,10 @@ describe('bearer authentication on /v1', () => {
         details: null,
       },
     });
-    for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name)).toBeNull();
+    for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).not.toBeNull();
+    expect(response.headers.get('x-ratelimit-limit')).toBe('10');
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('10');
+    expect(response.headers.get('x-quota-remaining')).toBe('300');
   });
 
   it('treats an Authorization header that is not a bearer key as no key', async () => {

@@ -43,7 +43,7 @@ declare module '../../shared/contracts/implementation.js' {
  * admin's change applies at once), counts the call in PostgreSQL against the minute
  * and UTC-day windows under the contract's usage name, and records the windows on
  * `ctx.extensions.rateLimit` — before throwing too, so error responses carry the
- * headers whenever a key was given. A refused call counts nothing: `refuse`, run for
+ * headers, a missing or unknown key's with the free plan's windows, untouched. A refused call counts nothing: `refuse`, run for
  * input the contract refuses, authenticates and reports the windows without counting,
  * and `refund` gives back the count of input the service itself refused (422).
  */
@@ -62,9 +62,9 @@ export class LibraryAccess implements Guard<LibraryKeyAccess> {
     if (!OPERATION.test(operation)) throw new Error(`operation name ${operation} is not a usage log name`);
     if (this.options.unmeteredKeyId !== undefined) return this.unmetered(this.options.unmeteredKeyId);
     const presented = bearerKey(ctx.headers.authorization);
-    if (presented === undefined) throw AccountsError.missingKey();
     const now = this.clock();
     const windows = windowsAt(now);
+    if (presented === undefined) throw this.missingKey(ctx, windows);
     const hash = looksLikeKey(presented) ? hashKey(presented) : undefined;
     const outcome = hash ? await this.usage.admitCall(ctx.em, hash, operation, windows, now) : null;
     // The lookup went through the hash index; the digests are compared again in constant time.
@@ -86,8 +86,8 @@ export class LibraryAccess implements Guard<LibraryKeyAccess> {
   async refuse(ctx: SubgraphContext): Promise<void> {
     if (this.options.unmeteredKeyId !== undefined) return;
     const presented = bearerKey(ctx.headers.authorization);
-    if (presented === undefined) throw AccountsError.missingKey();
     const windows = windowsAt(this.clock());
+    if (presented === undefined) throw this.missingKey(ctx, windows);
     const hash = looksLikeKey(presented) ? hashKey(presented) : undefined;
     const key = hash ? await this.usage.findKey(ctx.em, hash) : null;
     if (!key || !sameDigest(key.keyHash, hash!)) {
@@ -111,6 +111,12 @@ export class LibraryAccess implements Guard<LibraryKeyAccess> {
   private refusal(state: RateLimitState, counts: WindowCounts, limits: Limits, windows: Windows, now: Date): AccountsError {
     if (counts.day >= limits.rpd) return AccountsError.quotaExceeded(state, secondsUntil(windows.dayReset, now));
     return AccountsError.rateLimited(state, secondsUntil(windows.minuteReset, now));
+  }
+
+  /** No key: answered, like an unknown one, with the free plan's windows, untouched. */
+  private missingKey(ctx: SubgraphContext, windows: Windows): AccountsError {
+    this.report(ctx, rateLimitState(limitsOf(PLANS.free.name, null), { minute: 0, day: 0 }, windows));
+    return AccountsError.missingKey();
   }
 
   private report(ctx: SubgraphContext, state: RateLimitState): void {

@@ -1,6 +1,7 @@
 import type { SubgraphRuntime } from '../../shared/subgraph.js';
 import { AccountService } from './account.service.js';
 import { LibraryAccess } from './access.service.js';
+import { AddressLimit } from './address-limit.js';
 import { AdminService } from './admin.service.js';
 import { AdminTokenCheck } from '../../shared/admin-token.js';
 import { AccountsError } from './accounts.errors.js';
@@ -22,6 +23,7 @@ export function createAccountsServices(runtime: SubgraphRuntime, options: Accoun
   const clock = options.clock;
   return [
     new LibraryAccess(usage, { clock }),
+    new AddressLimit({ clock }),
     new AdminTokenCheck(runtime.config.adminToken, () => AccountsError.adminUnauthorized()),
     new RegistrationService(usage, { clock }),
     new AccountService(usage, { clock }),

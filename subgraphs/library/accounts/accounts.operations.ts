@@ -10,6 +10,7 @@ import { PLAN_NAMES, PLANS } from '../../../contracts/library/plans.js';
 import { implement, type Implementation } from '../../shared/contracts/implementation.js';
 import type { Services } from '../../shared/subgraph.js';
 import { AccountService } from './account.service.js';
+import { AddressLimit } from './address-limit.js';
 import { AdminService } from './admin.service.js';
 import { keyData } from './key-views.js';
 import { RegistrationService } from './registration.service.js';
@@ -19,9 +20,16 @@ export function accountOperations(services: Services): Implementation[] {
   const registration = services.get(RegistrationService);
   const account = services.get(AccountService);
   const admin = services.get(AdminService);
+  const addresses = services.get(AddressLimit);
   return [
-    implement(libraryPlans, () => PLAN_NAMES.map((name) => PLANS[name])),
-    implement(libraryRegister, (input, { ctx }) => registration.register(ctx, { email: input.email ?? '', org: input.org ?? null })),
+    implement(libraryPlans, async (_input, { ctx }) => {
+      await addresses.admit(ctx);
+      return PLAN_NAMES.map((name) => PLANS[name]);
+    }),
+    implement(libraryRegister, async (input, { ctx }) => {
+      await addresses.admit(ctx);
+      return registration.register(ctx, { email: input.email ?? '', org: input.org ?? null });
+    }),
     implement(libraryMe, async (_input, { ctx, caller }) => {
       const overview = await account.overview(ctx, caller);
       const { usedToday, usedThisMinute, rateLimit } = overview;

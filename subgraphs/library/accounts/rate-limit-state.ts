@@ -25,7 +25,7 @@ export interface WindowCounts {
   readonly day: number;
 }
 
-export function rateLimitState(limits: Limits, counts: WindowCounts, windows: Windows): RateLimitState {
+export function rateLimitState(limits: Pick<Limits, 'rpm' | 'rpd'>, counts: WindowCounts, windows: Windows): RateLimitState {
   return {
     minute: { limit: limits.rpm, remaining: Math.max(0, limits.rpm - counts.minute), reset: windows.minuteReset },
     day: { limit: limits.rpd, remaining: Math.max(0, limits.rpd - counts.day), reset: windows.dayReset },

@@ -3,6 +3,7 @@ import type { ServiceHealthData } from '../../../contracts/shared/health.js';
 import { implement, type Implementation } from '../../shared/contracts/implementation.js';
 import { checkServiceHealth } from '../../shared/health.js';
 import type { Services, SubgraphRuntime } from '../../shared/subgraph.js';
+import { AddressLimit } from '../accounts/address-limit.js';
 import type { SearchEngine } from '../search/search-engine.js';
 
 export class LibraryHealthService {
@@ -17,5 +18,8 @@ export class LibraryHealthService {
 }
 
 export const healthOperations = (services: Services): Implementation[] => [
-  implement(libraryHealth, () => services.get(LibraryHealthService).check()),
+  implement(libraryHealth, async (_input, { ctx }) => {
+    await services.get(AddressLimit).admitProbe(ctx);
+    return services.get(LibraryHealthService).check();
+  }),
 ];
