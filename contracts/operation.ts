@@ -142,16 +142,23 @@ export interface RestBinding<In = Record<string, unknown>, Out = unknown> {
   readonly summary?: string;
 }
 
+/** Page-size bounds; without `default` the caller must send `limit` (422 when absent). */
+export interface PageLimit {
+  readonly min: number;
+  readonly max: number;
+  readonly default?: number;
+}
+
 export interface CursorPaging {
   readonly kind: 'cursor';
-  readonly limit: { readonly min: number; readonly max: number; readonly default: number };
+  readonly limit: PageLimit;
   /** What the cursor is (OpenAPI), e.g. "the `id` of the last item" or "a date-time". */
   readonly cursor?: string;
 }
 
 export interface OffsetPaging {
   readonly kind: 'offset';
-  readonly limit: { readonly min: number; readonly max: number; readonly default: number };
+  readonly limit: PageLimit;
 }
 
 export type Paging = CursorPaging | OffsetPaging;
@@ -276,7 +283,11 @@ const NAME = /^[a-z][A-Za-z0-9]*$/;
 function withPaging(input: InputShapes, output: z.ZodType, paging: Paging | undefined, name: string) {
   if (!paging) return { input, output };
   const { min, max, default: fallback } = paging.limit;
-  const limit = z.int().min(min).max(max).default(fallback).describe(`Page size, ${min} to ${max} (default ${fallback}).`);
+  const bounded = z.int().min(min).max(max);
+  const limit =
+    fallback === undefined
+      ? bounded.describe(`Page size, ${min} to ${max} (required).`)
+      : bounded.default(fallback).describe(`Page size, ${min} to ${max} (default ${fallback}).`);
   if (paging.kind === 'offset') {
     const query = { ...input.query, limit, offset: z.int().min(0).default(0).describe('Items to skip.') };
     return { input: { ...input, query }, output };

@@ -31,6 +31,9 @@ export const ops = {
 /** A cursor list's page of `items`. */
 export const cursorPaging = (max: number, fallback: number) => ({ kind: 'cursor', limit: { min: 1, max, default: fallback } }) as const;
 
+/** Cursor paging whose `limit` the caller must send (the seed marks it required). */
+export const requiredCursorPaging = (max: number) => ({ kind: 'cursor', limit: { min: 1, max } }) as const;
+
 /** Timestamps every record carries. */
 export const timestamps = {
   createdAt: z.string().describe('ISO 8601.'),

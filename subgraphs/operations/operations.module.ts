@@ -21,7 +21,7 @@ import { assetClassTrash } from './eam/asset-class.service.js';
 import { eamOperations, eamServices } from './eam/eam.operations.js';
 import { fuelOperations, fuelServices } from './fuel/fuel.operations.js';
 import { healthOperations, OperationsHealthService } from './health/operations-health.service.js';
-import { BrigadesService } from './hr/brigades.service.js';
+import { brigadeTrash, BrigadesService } from './hr/brigades.service.js';
 import { hrOperations } from './hr/hr.operations.js';
 import { HR_ASSIGNMENT_CHECKS } from './hr/open-assignments.js';
 import { PersonnelStatusService } from './hr/personnel-status.service.js';
@@ -89,7 +89,7 @@ export const operationsModule: SubgraphModule = {
       new OpenIdProvider({ root, box, signIn, attempts, clients: oidcClients, logger, workspace: runtime.config }),
       new OrganizationsService(),
       new AuditService(),
-      new TrashService([...referenceBookTrash, assetClassTrash]),
+      new TrashService([...referenceBookTrash, assetClassTrash, brigadeTrash]),
       new ReferenceBookService(),
       new ReferenceBookImportService(),
       ...eamServices(),

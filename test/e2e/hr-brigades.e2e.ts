@@ -257,6 +257,55 @@ describe('disbanding', () => {
   });
 });
 
+describe('the trash', () => {
+  const remove = (id: string, session = engineer) => call(stack, session, 'DELETE', `/api/v1/hr/brigades/${id}`);
+  const listed = async (query: string) =>
+    ((await call(stack, admin, 'GET', `/api/v1/hr/brigades?limit=200${query}`)).body.items as Array<{ id: string }>).map((item) => item.id);
+
+  it('moves a brigade without active members to the trash, out of list, card and roster, and restores it from /core/trash/brigades', async () => {
+    const id = await brigade({ workType: 'auxiliary' });
+    const member = await employee();
+    expect((await join(id, { personnelId: member })).status).toBe(201);
+    const busy = await remove(id);
+    expect([busy.status, busy.body.code]).toEqual([409, 'HR_BRIGADE_HAS_MEMBERS']);
+    expect((await call(stack, engineer, 'POST', `/api/v1/hr/brigades/${id}/disband`, undefined, idempotencyKey())).status).toBe(200);
+
+    const deleted = await remove(id);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(deleted.body).toEqual({ id, deletedAt: expect.any(String) });
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${id}`)).status).toBe(404);
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${id}/roster`)).status).toBe(404);
+    expect(await listed('&isActive=false')).not.toContain(id);
+    expect((await call(stack, admin, 'PATCH', `/api/v1/hr/brigades/${id}`, { name: 'x' }, idempotencyKey())).status).toBe(404);
+    expect((await call(stack, admin, 'POST', `/api/v1/hr/brigades/${id}/disband`, undefined, idempotencyKey())).status).toBe(404);
+    expect((await join(id, { personnelId: member })).status).toBe(404);
+    expect((await remove(id)).status).toBe(404);
+
+    expect((await call(stack, admin, 'GET', '/api/v1/core/trash')).body.entities).toContain('Brigade');
+    const trash = await call(stack, admin, 'GET', '/api/v1/core/trash/brigades?limit=200');
+    expect(trash.status).toBe(200);
+    expect(trash.body.entity).toBe('Brigade');
+    expect(trash.body.rows.find((row: { id: string }) => row.id === id)).toMatchObject({ id, deletedAt: expect.any(String) });
+
+    const restored = await call(stack, admin, 'POST', `/api/v1/core/trash/brigades/${id}/restore`, undefined, idempotencyKey());
+    expect([restored.status, restored.body]).toEqual([200, { id }]);
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${id}`)).body).toMatchObject({ id, isActive: false });
+    expect(await listed('&isActive=false')).toContain(id);
+    const again = await call(stack, admin, 'POST', `/api/v1/core/trash/brigades/${id}/restore`, undefined, idempotencyKey());
+    expect([again.status, again.body.code]).toEqual([404, 'RECORD_NOT_FOUND']);
+  });
+
+  it('lets Engineer, Foreman and Admin delete within their objects: a Foreman gets 404 at another object, a Mechanic 403', async () => {
+    const southern = await brigade({ objectId: south });
+    expect((await remove(southern, foreman)).status).toBe(404);
+    expect((await remove(southern, mechanic)).status).toBe(403);
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${southern}`)).status).toBe(200);
+    const northern = await brigade({ objectId: north });
+    expect((await remove(northern, foreman)).status).toBe(200);
+    expect((await remove(southern, admin)).status).toBe(200);
+  });
+});
+
 describe('GraphQL', () => {
   it('lists brigades and their roster through /graphql', async () => {
     const id = await brigade({ name: 'Graph brigade', objectId: south, workType: 'auxiliary' });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Actors } from '../support/actors.js';
 import pg from 'pg';
-import { call, login, SUPER_ADMIN } from '../support/operations.js';
+import { call, idempotencyKey, login, SUPER_ADMIN, type Session } from '../support/operations.js';
 import { collect, wsClient } from '../support/research-ws.js';
 import { sagaStatus, settleSaga, type SagaStatusBody } from '../support/sagas.js';
 import { createLogger } from '../../runtime/logger.js';
@@ -262,4 +262,131 @@ describe('a saga that fails', () => {
     expect((await actors.act('Admin', 'GET', '/api/v1/core/sagas/queues')).status).toBe(403);
     expect((await actors.act('Admin', 'GET', '/api/v1/core/sagas/dead-letters?limit=0')).status).toBe(422);
   });
+});
+
+describe('dead letters per organization', () => {
+  type Letter = {
+    queue: string;
+    jobId: string;
+    sagaId: string;
+    step: string;
+    attemptsMade: number;
+    failedReason: string;
+    failedAt: string;
+  };
+  const DEAD_LETTERS = '/api/v1/core/sagas/dead-letters';
+
+  /** An organization with an Admin, made by the super-admin over REST. */
+  async function otherOrganization(): Promise<{ organizationId: string; admin: Session }> {
+    const root = await login(actors.stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
+    const slug = `dl-${randomUUID().slice(0, 8)}`;
+    const created = await call(
+      actors.stack,
+      root,
+      'POST',
+      '/api/v1/core/organizations',
+      { slug, name: 'Dead letters Co' },
+      idempotencyKey(),
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const email = `admin@${slug}.example.org`;
+    const user = await call(actors.stack, root, 'POST', '/api/v1/iam/users', {
+      email,
+      password: 'dead-letters-password',
+      name: 'Other Admin',
+      roles: ['Admin'],
+      organizationId: created.body.id,
+    });
+    expect(user.status, JSON.stringify(user.body)).toBe(201);
+    return { organizationId: created.body.id as string, admin: await login(actors.stack, email, 'dead-letters-password') };
+  }
+
+  /**
+   * `count` compensated decommission sagas of an organization whose first step failed for good,
+   * each with its dead letter as the engine leaves it, one minute apart, the newest first.
+   */
+  async function failedSagas(organizationId: string, count: number): Promise<string[]> {
+    const rows = await actors.query<{ id: string }>(
+      `with saga as (
+         insert into operations.saga ("organization_id", "type", "entity_type", "entity_id", "payload", "status", "error", "finished_at")
+         select $1, 'eam.asset-decommission', 'Asset', gen_random_uuid(),
+           jsonb_build_object('assetId', gen_random_uuid(), 'coApprovedBy', gen_random_uuid(), 'reason', 'worn out'),
+           'compensated', 'journal: the asset is gone', now()
+         from generate_series(1, $2) returning "id"
+       ), numbered as (select "id", row_number() over (order by "id") as n from saga),
+       steps as (
+         insert into operations.saga_step ("saga_id", "organization_id", "position", "name", "status", "attempts", "error")
+         select "id", $1, s.position, s.name, case when s.position = 0 then 'failed' else 'pending' end, case when s.position = 0 then 5 else 0 end,
+           case when s.position = 0 then 'the asset is gone' end
+         from numbered, (values (0, 'journal'), (1, 'asset'), (2, 'maintenance')) as s(position, name)
+       )
+       insert into operations.dead_letter ("organization_id", "queue", "job_id", "saga_id", "step", "attempts_made", "error", "failed_at")
+       select $1, 'core-saga-steps', "id" || '__journal', "id", 'journal', 5, 'the asset is gone', now() - n * interval '1 minute'
+       from numbered order by n returning "saga_id" as "id"`,
+      [organizationId, count],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  const letters = async (session: Session, limit: number) => {
+    const response = await call(actors.stack, session, 'GET', `${DEAD_LETTERS}?limit=${limit}`);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body as { entries: Letter[]; truncated: boolean };
+  };
+
+  it('shows each organization its own, all of them, newest first, `limit` per queue with `truncated`; retry and delete take one out', async () => {
+    const a = actors.sessions.get('Admin')!;
+    const b = await otherOrganization();
+    const ours = await failedSagas(a.organizationId!, 60);
+    const [theirs] = await failedSagas(b.organizationId, 1);
+
+    const seenByB = await letters(b.admin, 50);
+    expect(seenByB.entries.map((entry) => entry.sagaId)).toEqual([theirs]);
+    expect(seenByB.truncated).toBe(false);
+
+    const page = await letters(a, 50);
+    const steps = page.entries.filter((entry) => entry.queue === 'core-saga-steps');
+    expect(steps).toHaveLength(50);
+    expect(page.truncated).toBe(true);
+    expect(steps.some((entry) => entry.sagaId === theirs)).toBe(false);
+    const times = steps.map((entry) => entry.failedAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(steps[0]).toMatchObject({
+      jobId: `${steps[0]!.sagaId}__journal`,
+      step: 'journal',
+      attemptsMade: 5,
+      failedReason: 'the asset is gone',
+    });
+    const everyOne = (await letters(a, 500)).entries.map((entry) => entry.sagaId);
+    expect(everyOne).toEqual(expect.arrayContaining(ours));
+
+    // Another organization's dead letter is as missing as an unknown one.
+    const path = (sagaId: string) => `${DEAD_LETTERS}/core-saga-steps/${sagaId}__journal`;
+    const foreign = await call(actors.stack, b.admin, 'DELETE', path(ours[0]!));
+    expect([foreign.status, foreign.body.code]).toEqual([404, 'DEAD_LETTER_NOT_FOUND']);
+    expect((await call(actors.stack, b.admin, 'POST', `${path(ours[0]!)}/retry`)).status).toBe(404);
+
+    const deleted = await call(actors.stack, a, 'DELETE', path(ours[0]!));
+    expect(deleted.body).toEqual({ queue: 'core-saga-steps', jobId: `${ours[0]}__journal`, deleted: true });
+    expect((await call(actors.stack, a, 'DELETE', path(ours[0]!))).status).toBe(404);
+    const afterDelete = (await letters(a, 500)).entries.map((entry) => entry.sagaId);
+    expect(afterDelete).not.toContain(ours[0]);
+    expect(afterDelete).toEqual(expect.arrayContaining(ours.slice(1)));
+
+    // Retried, the saga runs again; its first step fails for good once more (the asset does not
+    // exist), so the engine writes the dead letter again, with the new failure.
+    const retried = await call(actors.stack, a, 'POST', `${path(ours[1]!)}/retry`);
+    expect(retried.body).toEqual({ queue: 'core-saga-steps', jobId: `${ours[1]}__journal`, status: 'waiting' });
+    const ended = await settle(ours[1]!, (body) => body.status === 'compensated');
+    expect(ended.steps[0]).toMatchObject({ name: 'journal', status: 'failed' });
+    let again: Letter | undefined;
+    for (let tries = 0; !again && tries < 100; tries += 1) {
+      again = (await letters(a, 500)).entries.find((entry) => entry.sagaId === ours[1]);
+      if (!again) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(again).toMatchObject({ jobId: `${ours[1]}__journal`, step: 'journal', attemptsMade: 1 });
+    expect(again!.failedReason).toContain('RECORD_NOT_FOUND');
+    expect((await letters(a, 1)).entries[0]!.sagaId).toBe(ours[1]);
+    expect((await letters(b.admin, 50)).entries.map((entry) => entry.sagaId)).toEqual([theirs]);
+  }, 120_000);
 });

@@ -145,9 +145,9 @@ describe('transfers', () => {
     expect([again.status, again.body.code]).toEqual([409, 'STATE_CONFLICT']);
     expect(await stock.balance(to, item)).toBe(4.5);
     expect((await stock.get(sessions.CEO, `${TRANSFERS}/${issued.body.id}`)).body).toEqual(confirmed.body);
-    const listed = await stock.get(sessions.CEO, `${TRANSFERS}?warehouseId=${to}&status=confirmed`);
+    const listed = await stock.get(sessions.CEO, `${TRANSFERS}?warehouseId=${to}&status=confirmed&limit=50`);
     expect(listed.body.items.map((transfer: { id: string }) => transfer.id)).toEqual([issued.body.id]);
-    expect((await stock.get(sessions.CEO, `${TRANSFERS}?warehouseId=${to}&status=issued`)).body.items).toEqual([]);
+    expect((await stock.get(sessions.CEO, `${TRANSFERS}?warehouseId=${to}&status=issued&limit=50`)).body.items).toEqual([]);
   });
 
   it('refuses a transfer into the same warehouse, or of more than the source holds, moving nothing', async () => {
@@ -168,7 +168,16 @@ describe('transfers', () => {
     expect(short.body.code).toBe('TMC_INSUFFICIENT_STOCK');
     expect((await stock.post(sessions.Supply, TRANSFERS, { ...transfer, documentNumber: 'x'.repeat(101) })).status).toBe(422);
     expect([await stock.balance(from, item), await stock.balance(to, item)]).toEqual([1, 0]);
-    expect((await stock.get(sessions.CEO, `${TRANSFERS}?warehouseId=${from}`)).body.items).toEqual([]);
+    expect((await stock.get(sessions.CEO, `${TRANSFERS}?warehouseId=${from}&limit=50`)).body.items).toEqual([]);
+  });
+
+  it('answers 422 naming limit when a list of transfers omits it, as the seed marks it required', async () => {
+    const absent = await stock.get(sessions.CEO, `${TRANSFERS}?status=issued`);
+    expect([absent.status, absent.body.code]).toEqual([422, 'VALIDATION_FAILED']);
+    expect(absent.body.errors.map((error: { field: string }) => error.field)).toEqual(['limit']);
+    const given = await stock.get(sessions.CEO, `${TRANSFERS}?status=issued&limit=1`);
+    expect(given.status).toBe(200);
+    expect(given.body.items.length).toBeLessThanOrEqual(1);
   });
 
   it('shows a Foreman the transfers touching their production objects, from either end', async () => {

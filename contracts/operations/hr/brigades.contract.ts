@@ -140,6 +140,20 @@ export const hrDisbandBrigade = defineOperation({
   errors: [NOT_FOUND, CONFLICT],
 });
 
+export const hrDeleteBrigade = defineOperation({
+  ...base,
+  name: 'hrDeleteBrigade',
+  kind: 'mutation',
+  summary: 'Move a brigade to the trash',
+  description:
+    'Only while it has no active members (disband it or move them first). It leaves lists, card and roster, and can be restored from `/api/v1/core/trash/brigades`.',
+  access: MANAGERS,
+  input: { path: byId },
+  output: z.object({ id: z.uuid(), deletedAt: z.string().describe('ISO 8601.') }).meta({ id: 'DeletedBrigade' }),
+  rest: { method: 'DELETE', path: `${PATH}/:id` },
+  errors: [NOT_FOUND, HrErrorCode.HR_BRIGADE_HAS_MEMBERS],
+});
+
 export const BRIGADE_CONTRACTS = [
   hrListBrigades,
   hrCreateBrigade,
@@ -148,4 +162,5 @@ export const BRIGADE_CONTRACTS = [
   hrBrigadeRoster,
   hrAddBrigadeMember,
   hrDisbandBrigade,
+  hrDeleteBrigade,
 ] as const;

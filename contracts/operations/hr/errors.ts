@@ -15,6 +15,10 @@ export const HrErrorCode = defineErrorCodes('operations', {
   HR_ALREADY_MEMBER: { status: 409, description: 'The employee is already an active member of this brigade.' },
   HR_OTHER_OBJECT: { status: 422, description: 'The employee works at another production object than the brigade.' },
   HR_SAME_OBJECT: { status: 422, description: 'The employee already works at this production object.' },
+  HR_BRIGADE_HAS_MEMBERS: {
+    status: 409,
+    description: 'The brigade still has active members; disband it or move them before it goes to the trash.',
+  },
   HR_DATE_ORDER: {
     status: 422,
     description: 'A date comes before the one it must follow (termination before hiring, a membership before the current one began).',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { members } from '../../access.js';
 import { defineOperation } from '../../operation.js';
 import { OperationsErrorCode } from '../errors.js';
-import { cursorPaging, ops } from '../fields.js';
+import { ops, requiredCursorPaging } from '../fields.js';
 import { ScmErrorCode } from './errors.js';
 import { STOCK_KEEPERS, STOCK_READERS, STOCK_WRITERS_OFF } from './roles.js';
 import { documentNumber, documentReference, lines, TmcLineInput, TmcReceiptLineInput } from './stock-inputs.js';
@@ -79,7 +79,7 @@ export const scmListTmcTransfers = defineOperation({
   access: members(STOCK_READERS),
   input: { query: { status: TmcTransfer.shape.status.optional(), warehouseId: ops.id().optional() } },
   output: TmcTransfer,
-  paging: cursorPaging(200, 50),
+  paging: requiredCursorPaging(200),
   rest: { method: 'GET', path: TRANSFERS },
 });
 

@@ -4,6 +4,7 @@ import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
 import { defineStateMachine, transition } from '../core/state-machine.js';
+import type { TrashEntity } from '../core/trash.service.js';
 import { OperationsError } from '../operations.errors.js';
 import { HrError } from './hr.errors.js';
 import { BRIGADE, brigadeForShare, type BrigadeRow, MEMBERSHIP, requireAssignable, requireObject } from './references.js';
@@ -12,6 +13,9 @@ import { BRIGADE, brigadeForShare, type BrigadeRow, MEMBERSHIP, requireAssignabl
 
 const brigadeRecord = recordMapper<BrigadeData>(Brigade);
 const membershipRecord = recordMapper<BrigadeMembershipData>(BrigadeMembership);
+
+/** Brigades go to the trash and come back from it (seed 002, Trash); they have no business key. */
+export const brigadeTrash: TrashEntity = { slug: 'brigades', entity: 'Brigade', table: BRIGADE };
 
 /** The seed's Brigade row of States and transitions. */
 export const brigadeStates = defineStateMachine<'active' | 'inactive', 'disband'>({
@@ -51,7 +55,7 @@ export class BrigadesService {
   }
 
   list(em: EntityManager, filter: BrigadeFilter) {
-    const where = [`"is_active" = ?`];
+    const where = [`"deleted_at" is null`, `"is_active" = ?`];
     const params: unknown[] = [filter.isActive];
     if (filter.objectId) {
       where.push(`"object_id" = ?`);
@@ -69,7 +73,9 @@ export class BrigadesService {
     em: EntityManager,
     input: { id: string; name?: string; workType?: WorkType; brigadierId?: string | null },
   ): Promise<BrigadeData> {
-    const [brigade] = await em.execute<BrigadeRow[]>(`select * from ${BRIGADE} where "id" = ? for update`, [input.id]);
+    const [brigade] = await em.execute<BrigadeRow[]>(`select * from ${BRIGADE} where "id" = ? and "deleted_at" is null for update`, [
+      input.id,
+    ]);
     if (!brigade) throw OperationsError.notFound('Brigade');
     if (brigade.status !== 'active') throw OperationsError.stateConflict('Brigade', brigade.status, 'update', ['active']);
     if (input.brigadierId) await requireAssignable(em, input.brigadierId, 'brigadierId', brigade.object_id);
@@ -125,6 +131,7 @@ export class BrigadesService {
 
   /** Deactivates the brigade and closes every active membership as of today, in one transaction. */
   async disband(em: EntityManager, id: string): Promise<BrigadeData> {
+    await this.row(em, id, 'for update');
     const row = await transition(em, brigadeStates, 'disband', id, { setSql: { disbanded_at: 'now()' } });
     await em.execute(
       `update ${MEMBERSHIP} set "to_date" = greatest("from_date", ?::date), "updated_at" = now() where "brigade_id" = ? and "to_date" is null`,
@@ -133,8 +140,30 @@ export class BrigadesService {
     return brigadeRecord(row);
   }
 
-  private async row(em: EntityManager, id: string): Promise<Record<string, unknown>> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${BRIGADE} where "id" = ?`, [id]);
+  /**
+   * Moves the brigade to the trash, only while it has no active members: a membership in a
+   * brigade nobody can see would be an assignment nobody can close. The row lock keeps a
+   * concurrent member addition (which shares it) from slipping in.
+   */
+  async softDelete(em: EntityManager, id: string): Promise<{ id: string; deletedAt: string }> {
+    await this.row(em, id, 'for update');
+    const [active] = await em.execute<Array<{ count: string }>>(
+      `select count(*) as "count" from ${MEMBERSHIP} where "brigade_id" = ? and "to_date" is null`,
+      [id],
+    );
+    if (Number(active!.count) > 0) throw HrError.brigadeHasMembers(Number(active!.count));
+    const [deleted] = await em.execute<Array<{ deleted_at: string }>>(
+      `update ${BRIGADE} set "deleted_at" = now(), "updated_at" = now() where "id" = ? returning "deleted_at"`,
+      [id],
+    );
+    return { id, deletedAt: new Date(deleted!.deleted_at).toISOString() };
+  }
+
+  private async row(em: EntityManager, id: string, lock: '' | 'for update' = ''): Promise<Record<string, unknown>> {
+    const [row] = await em.execute<Array<Record<string, unknown>>>(
+      `select * from ${BRIGADE} where "id" = ? and "deleted_at" is null ${lock}`,
+      [id],
+    );
     if (!row) throw OperationsError.notFound('Brigade');
     return row;
   }

@@ -36,6 +36,12 @@ export class HrError extends DomainError {
     return new HrError(Code.HR_SAME_OBJECT, 'The employee already works at this production object.', { param: 'toObjectId' });
   }
 
+  static brigadeHasMembers(count: number): HrError {
+    return new HrError(Code.HR_BRIGADE_HAS_MEMBERS, `The brigade has ${count} active member(s); disband it or move them first.`, {
+      meta: { activeMembers: count },
+    });
+  }
+
   static dateOrder(param: string, message: string): HrError {
     return new HrError(Code.HR_DATE_ORDER, message, { param });
   }

@@ -2,6 +2,7 @@ import {
   hrAddBrigadeMember,
   hrBrigadeRoster,
   hrCreateBrigade,
+  hrDeleteBrigade,
   hrDisbandBrigade,
   hrGetBrigade,
   hrListBrigades,
@@ -54,6 +55,7 @@ export function hrOperations(services: Services): Implementation[] {
     implement(hrBrigadeRoster, (input, { ctx }) => brigades.roster(ctx.em, input.id)),
     implement(hrAddBrigadeMember, (input, { ctx, caller }) => brigades.addMember(ctx.em, caller, input)),
     implement(hrDisbandBrigade, (input, { ctx }) => brigades.disband(ctx.em, input.id)),
+    implement(hrDeleteBrigade, (input, { ctx }) => brigades.softDelete(ctx.em, input.id)),
     implement(hrListTimesheet, (input, { ctx }) => timesheet.list(ctx.em, input)),
   ];
 }

@@ -38,7 +38,7 @@ export const brigadierOfActiveBrigade: OpenAssignmentCheck = {
   name: 'brigadier',
   async find(em, personnelId) {
     const rows = await em.execute<Array<{ id: string; name: string }>>(
-      `select "id", "name" from ${BRIGADE} where "brigadier_id" = ? and "status" = 'active' order by "name", "id"`,
+      `select "id", "name" from ${BRIGADE} where "brigadier_id" = ? and "status" = 'active' and "deleted_at" is null order by "name", "id"`,
       [personnelId],
     );
     return rows.map((row) => `brigadier of active brigade "${row.name}" (${row.id})`);

@@ -56,7 +56,7 @@ export async function requireAssignable(em: EntityManager, id: string, param: st
 
 /** The brigade, locked against a concurrent disband (shared, so memberships of one brigade do not queue). */
 export async function brigadeForShare(em: EntityManager, id: string): Promise<BrigadeRow> {
-  const [row] = await em.execute<BrigadeRow[]>(`select * from ${BRIGADE} where "id" = ? for share`, [id]);
+  const [row] = await em.execute<BrigadeRow[]>(`select * from ${BRIGADE} where "id" = ? and "deleted_at" is null for share`, [id]);
   if (!row) throw OperationsError.notFound('Brigade');
   return row;
 }

@@ -93,14 +93,20 @@ export class SagaEngine implements SagaStarter {
     queues.consume<SagaJob>(SAGA_STEPS, {
       concurrency: 4,
       process: (job, facts) => this.runStep(job, facts),
-      exhausted: (job, error) => this.stepGaveUp(job, error),
+      exhausted: async (job, error, facts) => {
+        await this.stepGaveUp(job, error);
+        await this.deadLetter(SAGA_STEPS, job, error, facts);
+      },
       recover: () => this.unqueued('running'),
       rerunFinished: true,
     });
     queues.consume<SagaJob>(SAGA_COMPENSATIONS, {
       concurrency: 4,
       process: (job, facts) => this.runCompensation(job, facts),
-      exhausted: (job, error) => this.compensationGaveUp(job, error),
+      exhausted: async (job, error, facts) => {
+        await this.compensationGaveUp(job, error);
+        await this.deadLetter(SAGA_COMPENSATIONS, job, error, facts);
+      },
       recover: () => this.unqueued('compensating'),
       rerunFinished: true,
     });
@@ -324,6 +330,23 @@ export class SagaEngine implements SagaStarter {
       throw error;
     }
     if (deadLetter !== undefined) throw new UnrecoverableError(deadLetter);
+  }
+
+  /**
+   * The job failed for good: it becomes a dead letter of its organization (written again, with
+   * the newest failure, when the same job fails once more), until a person retries or deletes it.
+   */
+  private async deadLetter(queue: QueueSpec, job: SagaJob, error: unknown, facts: JobFacts): Promise<void> {
+    await this.transaction(job, async (tx, saga) => {
+      await tx.execute(
+        `insert into "operations"."dead_letter" ("organization_id", "queue", "job_id", "saga_id", "step", "attempts_made", "error")
+         values (?, ?, ?, ?, ?, ?, ?)
+         on conflict ("queue", "job_id") do update set "attempts_made" = excluded."attempts_made", "error" = excluded."error",
+           "failed_at" = clock_timestamp()`,
+        [saga.organization_id, queue.name, facts.id, saga.id, job.step, facts.attempt, message(error)],
+      );
+      return undefined;
+    });
   }
 
   /** A compensation that keeps failing leaves the saga `failed`, its job in the dead letters for a person to retry. */

@@ -24,10 +24,10 @@ export function sagaOperations(services: Services): Implementation[] {
     implement(coreSagaStatus, (input, { ctx }) => sagas.status(ctx.em, input.sagaId)),
     implement(coreSagaEvents, (input, { ctx }) => sagas.events(ctx.em, input.sagaId, input.afterSequence, input.limit)),
     implement(coreSagaWatch, (input, { ctx }) => sagas.watch(ctx.em, input.sagaId)),
-    implement(coreDeadLetters, (input, { caller }) => sagas.deadLetters(caller, input.limit)),
+    implement(coreDeadLetters, (input, { ctx }) => sagas.deadLetters(ctx.em, input.limit)),
     implement(coreSagaQueues, () => sagas.queueCounts()),
     implement(coreRetryDeadLetter, (input, { ctx, caller }) => sagas.retry(ctx.em, caller, input.queue, input.jobId)),
-    implement(coreDeleteDeadLetter, (input, { caller }) => sagas.remove(caller, input.queue, input.jobId)),
+    implement(coreDeleteDeadLetter, (input, { ctx, caller }) => sagas.remove(ctx.em, caller, input.queue, input.jobId)),
     implement(eamStartAssetDecommissionSaga, async (input, { ctx, caller }) => {
       await assets.checkDecommission(ctx.em, caller, input.assetId, input.coApprovedBy);
       const { sagaId } = await engine.start(ctx.em, assetDecommissionSaga, {

@@ -11,13 +11,22 @@ import { SAGA_COMPENSATIONS, SAGA_STEPS, sagaTopic, type SagaEngine, type SagaJo
 
 type Queue = (typeof SAGA_QUEUES)[number];
 const SPECS: Readonly<Record<Queue, QueueSpec>> = { 'core-saga-steps': SAGA_STEPS, 'core-saga-compensate': SAGA_COMPENSATIONS };
-/** Failed jobs kept per queue (the queue keeps at most this many). */
-const KEPT = 5000;
+
+interface DeadLetterRow {
+  queue: Queue;
+  job_id: string;
+  saga_id: string;
+  step: string;
+  attempts_made: number;
+  error: string;
+  failed_at: Date;
+}
 
 /**
  * Reading sagas (inside the caller's organization: row-level security and the tenant
- * setting) and handling their dead letters: the failed jobs of the two saga queues,
- * filtered by the organization the job belongs to.
+ * setting) and handling their dead letters: the saga jobs that failed for good, kept per
+ * organization in `dead_letter` (written by the engine when a job gives up), so an
+ * organization reads its own from an index whatever other tenants' queues hold.
  */
 export class SagasService {
   constructor(
@@ -69,23 +78,25 @@ export class SagasService {
     return (data as SagaJob | undefined)?.organizationId === principal.organizationId;
   }
 
-  async deadLetters(principal: Principal, limit: number) {
+  /** Newest first, `limit` per queue (one more is read to tell whether the queue has more). */
+  async deadLetters(em: EntityManager, limit: number) {
     const entries: Array<z.output<typeof DeadLetter>> = [];
     let truncated = false;
     for (const queue of SAGA_QUEUES) {
-      const { jobs } = await this.queues.failed(SPECS[queue], KEPT);
-      const ours = jobs.filter((job) => this.mine(principal, job.data));
-      truncated ||= ours.length > limit;
-      for (const job of ours.slice(0, limit)) {
-        const data = job.data as SagaJob;
+      const rows = await em.execute<DeadLetterRow[]>(
+        `select * from "operations"."dead_letter" where "queue" = ? order by "failed_at" desc, "id" desc limit ?`,
+        [queue, limit + 1],
+      );
+      truncated ||= rows.length > limit;
+      for (const row of rows.slice(0, limit)) {
         entries.push({
           queue,
-          jobId: job.id,
-          sagaId: data.sagaId,
-          step: data.step,
-          attemptsMade: job.attemptsMade,
-          failedReason: job.failedReason,
-          failedAt: job.failedAt?.toISOString() ?? null,
+          jobId: row.job_id,
+          sagaId: row.saga_id,
+          step: row.step,
+          attemptsMade: row.attempts_made,
+          failedReason: row.error,
+          failedAt: iso(row.failed_at) as string,
         });
       }
     }
@@ -98,8 +109,17 @@ export class SagasService {
     };
   }
 
-  /** A failed job of the caller's organization, or 404 (another organization's is as missing as an unknown one). */
-  private async failedOfMine(principal: Principal, queue: Queue, jobId: string): Promise<SagaJob> {
+  /**
+   * A dead letter of the caller's organization, taken out of the list in the request's
+   * transaction, or 404 (another organization's is as missing as an unknown one). A failed job
+   * from before dead letters were kept per organization is found in its queue.
+   */
+  private async takeDeadLetter(em: EntityManager, principal: Principal, queue: Queue, jobId: string): Promise<SagaJob> {
+    const [row] = await em.execute<DeadLetterRow[]>(
+      `delete from "operations"."dead_letter" where "queue" = ? and "job_id" = ? returning *`,
+      [queue, jobId],
+    );
+    if (row) return { sagaId: row.saga_id, organizationId: principal.organizationId!, step: row.step };
     const job = await this.queues.failedJob(SPECS[queue], jobId);
     if (!job || !this.mine(principal, job.data)) throw OperationsError.deadLetterNotFound();
     return job.data;
@@ -110,17 +130,19 @@ export class SagasService {
    * once that commits (should the move be lost, the engine's recovery queues the saga's next job).
    */
   async retry(em: EntityManager, principal: Principal, queue: Queue, jobId: string) {
-    const job = await this.failedOfMine(principal, queue, jobId);
+    const job = await this.takeDeadLetter(em, principal, queue, jobId);
     await this.engine.reopen(em, SPECS[queue], job);
-    afterCommit(em, async () => {
-      if (!(await this.queues.retryFailed(SPECS[queue], jobId))) throw new Error(`dead letter ${queue}/${jobId} was gone when retried`);
-    });
+    // The failed job moves back to waiting; one the queue no longer keeps is queued again.
+    afterCommit(em, () => this.queues.ensure(SPECS[queue], jobId, job));
     return { queue, jobId, status: 'waiting' as const };
   }
 
-  async remove(principal: Principal, queue: Queue, jobId: string) {
-    await this.failedOfMine(principal, queue, jobId);
-    if (!(await this.queues.removeFailed(SPECS[queue], jobId))) throw OperationsError.deadLetterNotFound();
+  /** Out of the list in the request's transaction; the queue's failed job goes once that commits. */
+  async remove(em: EntityManager, principal: Principal, queue: Queue, jobId: string) {
+    await this.takeDeadLetter(em, principal, queue, jobId);
+    afterCommit(em, async () => {
+      await this.queues.removeFailed(SPECS[queue], jobId);
+    });
     return { queue, jobId, deleted: true as const };
   }
 }

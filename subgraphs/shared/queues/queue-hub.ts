@@ -49,7 +49,7 @@ export interface QueueConsumer<T> {
   /** Runs one job; a throw retries it until its attempts are spent (an `UnrecoverableError` at once). */
   readonly process: (data: T, job: JobFacts) => Promise<void>;
   /** Runs once after the last attempt failed (e.g. to refund); the job then stays failed. */
-  readonly exhausted?: (data: T, error: unknown) => Promise<void>;
+  readonly exhausted?: (data: T, error: unknown, job: JobFacts) => Promise<void>;
   /**
    * Work that should be queued: an add lost between a commit and the queue (a crash, the
    * queue unreachable) is queued again at start and every `recoverEveryMs`.
@@ -241,7 +241,7 @@ export class QueueHub {
       await consumer.process(job.data, facts);
     } catch (error) {
       if ((facts.attempt >= attempts || error instanceof UnrecoverableError) && consumer.exhausted) {
-        await consumer.exhausted(job.data, error).catch((failure: unknown) => {
+        await consumer.exhausted(job.data, error, facts).catch((failure: unknown) => {
           this.options.logger.error({ err: failure, queue: spec.name, job: facts.id }, 'could not settle an exhausted job');
         });
       }
