@@ -2,6 +2,7 @@ import { Migration20261122000000_init } from './Migration20261122000000_init.js'
 import { Migration20261124000000_research } from './Migration20261124000000_research.js';
 import { Migration20261126000000_workspace_owners } from './Migration20261126000000_workspace_owners.js';
 import { Migration20261127000000_workspace_sign_out } from './Migration20261127000000_workspace_sign_out.js';
+import { Migration20261127100000_idempotency_keys } from './Migration20261127100000_idempotency_keys.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
 export const researchMigrations = [
@@ -9,4 +10,5 @@ export const researchMigrations = [
   Migration20261124000000_research,
   Migration20261126000000_workspace_owners,
   Migration20261127000000_workspace_sign_out,
+  Migration20261127100000_idempotency_keys,
 ];
