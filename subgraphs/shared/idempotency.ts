@@ -47,6 +47,13 @@ export function canonical(value: unknown): string {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
+/** The advisory lock a call with this key holds while it runs (a bigint, as text). */
+export function idempotencyLock(store: Pick<IdempotencyStore, 'table'>, values: readonly [string, string, string, string]): string {
+  return sha256([store.table, ...values].join('|'))
+    .readBigInt64BE(0)
+    .toString();
+}
+
 /**
  * Runs `run` once per key: `tx` must be the transaction `run` writes in, so the stored
  * answer commits with the work or not at all.

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotencyLock } from '../../subgraphs/shared/idempotency.js';
 import { demoEmail, OPERATIONS_ENV } from '../support/operations.js';
 import {
   allComplete,
@@ -92,6 +94,24 @@ describe('Idempotency-Key on research writes (key API)', () => {
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('idempotency_key_reused');
     expect((await call(stack, workspace.key, 'GET', '/v1/chat/threads?limit=100')).body.items.length).toBe(before);
+  });
+
+  it('a request whose key another request still holds is refused with 409 idempotency_key_in_flight and Retry-After', async () => {
+    const key = randomUUID();
+    const holder = new pg.Client({ connectionString: stack.databaseUrl });
+    await holder.connect();
+    try {
+      const lock = idempotencyLock({ table: '"research"."idempotency_key"' }, [workspace.id, 'test', 'researchCreateThread', key]);
+      await holder.query('select pg_advisory_lock($1::bigint)', [lock]);
+      const busy = await post(workspace.key, '/v1/chat/threads', { message: 'A rota for shared kitchens.' }, key);
+      expect(busy.status).toBe(409);
+      expect(busy.body.code).toBe('idempotency_key_in_flight');
+      expect(busy.headers.get('retry-after')).toBe('1');
+      await holder.query('select pg_advisory_unlock($1::bigint)', [lock]);
+      expect((await post(workspace.key, '/v1/chat/threads', { message: 'A rota for shared kitchens.' }, key)).status).toBe(202);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('a key that is not a UUID v4 is refused with 400 idempotency_key_invalid', async () => {
