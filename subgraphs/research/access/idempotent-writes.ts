@@ -17,12 +17,15 @@ const KEYS: IdempotencyStore = {
 };
 
 /**
- * The `around` of the research subgraph: a call whose contract declares `idempotency` runs
- * in one transaction with its key's claim (the service's own transactions nest in it), and
- * the jobs it queues are queued after that commit. Every other call runs as it is.
+ * The `around` of the research subgraph: a call that sends an `Idempotency-Key` to a contract
+ * declaring `idempotency` runs in one transaction with its key's claim (the service's own
+ * transactions nest in it), and the jobs it queues are queued after that commit. Every other
+ * call runs as it is.
  */
 export const idempotentWrites: Around = (contract, call, next, input) => {
-  if (!contract.idempotency) return next(call);
+  // Without a key an optional claim has nothing to do: the call runs as it would without one.
+  const sent = Boolean(call.ctx.headers['idempotency-key']?.trim());
+  if (!contract.idempotency || (contract.idempotency === 'optional' && !sent)) return next(call);
   const caller = call.caller as WorkspaceActor;
   return withAfterCommit(call.ctx.em, call.ctx.logger, (tx) => {
     const scoped: OperationCall = { ...call, ctx: { ...call.ctx, em: tx } };
