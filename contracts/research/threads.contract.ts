@@ -19,6 +19,8 @@ const byRun = { path: { threadId: research.threadId(), runId: z.string().min(1).
 /** Where the key API's cases are; the workspace API's are under `/api/chat/threads`. */
 export const KEY_THREADS_PATH = '/v1/chat/threads';
 
+const POLL_THREAD = 'The case, to poll until the assistant’s reply is complete.';
+
 /** A 202 names what to poll in `Location`: the case (under `threads`, the API's case path) for an accepted message. */
 export const pollThread =
   (threads: string) =>
@@ -86,7 +88,7 @@ export const researchCreateThread = defineOperation({
   idempotency: 'optional',
   input: { body: { message: research.message() } },
   output: TurnAccepted,
-  rest: { method: 'POST', path: KEY_THREADS_PATH, status: 202, respond: pollThread(KEY_THREADS_PATH) },
+  rest: { method: 'POST', path: KEY_THREADS_PATH, status: 202, respond: pollThread(KEY_THREADS_PATH), location: POLL_THREAD },
   errors: CHAT_ERRORS,
 });
 
@@ -101,7 +103,13 @@ export const researchAppendMessage = defineOperation({
   idempotency: 'optional',
   input: { ...byThread, body: { message: research.message() } },
   output: TurnAccepted,
-  rest: { method: 'POST', path: '/v1/chat/threads/:threadId/messages', status: 202, respond: pollThread(KEY_THREADS_PATH) },
+  rest: {
+    method: 'POST',
+    path: '/v1/chat/threads/:threadId/messages',
+    status: 202,
+    respond: pollThread(KEY_THREADS_PATH),
+    location: POLL_THREAD,
+  },
   errors: [...CHAT_ERRORS, ResearchErrorCode.thread_not_found],
 });
 
@@ -138,6 +146,7 @@ export const researchStartRun = defineOperation({
     path: '/v1/chat/threads/:threadId/research-runs',
     status: 202,
     respond: pollRun(KEY_THREADS_PATH),
+    location: 'The run’s report route, to poll until the run completes.',
   },
   errors: [ResearchErrorCode.thread_not_found, ResearchErrorCode.thread_not_ready, ResearchErrorCode.insufficient_credits],
   mcp: { tool: 'start_research' },

@@ -142,7 +142,11 @@ class OpenApiBuilder {
 
   success(contract: OperationContract, binding: RestBinding): Record<string, unknown> {
     const status = String(binding.status ?? 200);
-    const headers = contract.access.kind === 'libraryKey' ? { headers: rateLimitHeaderRefs() } : {};
+    const location = binding.location
+      ? { Location: { description: binding.location, schema: { type: 'string', format: 'uri' } } }
+      : ({} as Record<string, unknown>);
+    const limits = contract.access.kind === 'libraryKey' ? rateLimitHeaderRefs() : {};
+    const headers = Object.keys({ ...limits, ...location }).length ? { headers: { ...limits, ...location } } : {};
     if (binding.contentType && binding.contentType !== 'application/json') {
       return {
         [status]: {

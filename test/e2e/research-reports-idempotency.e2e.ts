@@ -155,11 +155,12 @@ describe('Idempotency-Key on research writes (key API)', () => {
     expect((await post(workspace.key, path, { force: false }, key)).status).toBe(422);
   });
 
-  it('the research OpenAPI documents the Idempotency-Key header on the research writes', async () => {
+  it('the research OpenAPI documents the Idempotency-Key header and the 202 Location on the research writes', async () => {
     const document = (await call(stack, null, 'GET', '/.well-known/openapi.json')).body;
     for (const path of ['/v1/chat/threads', '/v1/chat/threads/{threadId}/messages', '/v1/chat/threads/{threadId}/research-runs']) {
       const parameters = document.paths[path].post.parameters as Array<{ name: string; in: string; required?: boolean }>;
       expect(parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
+      expect(document.paths[path].post.responses['202'].headers.Location).toMatchObject({ schema: { type: 'string', format: 'uri' } });
     }
   });
 });
