@@ -130,6 +130,8 @@ export interface RestBinding<In = Record<string, unknown>, Out = unknown> {
   readonly request?: z.ZodType;
   /** Content type of the success body when it is not JSON (OpenAPI). */
   readonly contentType?: string;
+  /** What the `Location` of a 202 names, when `respond` sets it: documented as the 202's header (OpenAPI). */
+  readonly location?: string;
   /** Headers every success carries (e.g. `Cache-Control: no-store` on a body with a secret). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly stream?: RestStream<In>;

@@ -45,6 +45,7 @@ export const researchCreateTopUp = defineOperation({
     'A hosted checkout session for `usdQuantity` dollars (10 credits each); the workspace is credited once the payment succeeds. A test key’s top-up is a sandbox session, credited at once.',
   tags: ['billing'],
   access: researchKey('billing_write'),
+  idempotency: 'optional',
   input: {
     body: {
       usdQuantity: z.int().min(1).max(1000).describe('Whole US dollars, 1 to 1000.'),

@@ -31,6 +31,7 @@ export const ResearchErrorCode = defineErrorCodes('research', {
   workspace_not_found: { status: 404, description: 'No workspace with this id.' },
   api_key_not_found: { status: 404, description: 'No key with this id in the caller’s workspace.' },
   thread_not_found: { status: 404, description: 'No case with this id in the caller’s workspace (and key mode).' },
+  run_not_found: { status: 404, description: 'No research run with this id in the case.' },
   api_key_already_revoked: { status: 409, description: 'The key is revoked already; a revoked key cannot be rotated or revoked again.' },
   thread_not_ready: {
     status: 409,
@@ -41,5 +42,14 @@ export const ResearchErrorCode = defineErrorCodes('research', {
     description: 'Live top-ups need `STRIPE_SECRET_KEY`, and webhooks `STRIPE_WEBHOOK_SECRET`; this installation has none.',
   },
   payment_provider_failed: { status: 502, description: 'The payment provider refused or did not answer the checkout request.' },
+  idempotency_key_invalid: { status: 400, description: 'The `Idempotency-Key` header must be a UUID v4.' },
+  idempotency_key_reused: {
+    status: 422,
+    description: 'This `Idempotency-Key` was used with another request body within 24 hours; send a new key for a new request.',
+  },
+  idempotency_key_in_flight: {
+    status: 409,
+    description: 'A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds to get its answer.',
+  },
   webhook_signature_invalid: { status: 400, description: 'The `Stripe-Signature` header does not match the raw body.' },
 });

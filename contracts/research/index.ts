@@ -10,10 +10,13 @@ import { researchApiKeys, researchCreateApiKey, researchRevokeApiKey, researchRo
 import {
   researchAppendMessage,
   researchCreateThread,
+  researchGetThread,
+  researchRunReport,
   researchSendMessage,
   researchStartRun,
   researchThread,
   researchThreads,
+  researchWaitForReply,
 } from './threads.contract.js';
 import { threadUpdated } from './thread-updated.contract.js';
 import { WORKSPACE_CONTRACTS } from './workspace.contract.js';
@@ -38,6 +41,9 @@ export const RESEARCH_CONTRACTS: readonly OperationContract[] = [
   researchAppendMessage,
   researchSendMessage,
   researchStartRun,
+  researchRunReport,
+  researchGetThread,
+  researchWaitForReply,
   researchThreadEvents,
   researchThreadWatch,
   researchAdminCreateWorkspace,

@@ -11,8 +11,10 @@ export const RESEARCH_MCP = defineMcpServer({
   instructions: [
     'Describe a startup idea with send_message (leave threadId out to start a case, pass it to continue one).',
     'It returns the updated case at once with the assistant reply pending and never starts research;',
-    'read the case resource to see the reply, the anamnesis and what is still missing.',
-    'When the case is ready, start_research queues a paid run (30 credits) or returns the matching completed report at once.',
+    'wait_for_reply waits (up to 30 seconds) for that reply and returns the case; get_thread returns the case at once',
+    '(the case resource shows the same), with the anamnesis and what is still missing.',
+    'When the case is ready, start_research queues a paid run (30 credits) or returns the matching completed report at once;',
+    'the research run resource holds its full report once it completes.',
     'The billing resource shows the balance, pricing and top-up options.',
   ].join(' '),
   admission: researchPing,

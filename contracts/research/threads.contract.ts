@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { researchKey } from '../access.js';
 import { defineOperation } from '../operation.js';
-import { RunStart, ThreadSummary, ThreadView, TurnAccepted } from './case-types.js';
+import type { WireRequest } from '../operation.js';
+import { Message, RunStart, ThreadSummary, ThreadView, TurnAccepted } from './case-types.js';
 import { ResearchErrorCode } from './errors.js';
 import { research } from './fields.js';
+import { RunReport } from './report.js';
 
 /**
  * Cases (`/v1/chat/threads`): a message is accepted at once (202) with the assistant's
@@ -12,6 +14,27 @@ import { research } from './fields.js';
  */
 
 const byThread = { path: { threadId: research.threadId() } };
+const byRun = { path: { threadId: research.threadId(), runId: z.string().min(1).max(100).describe('`run_…`') } };
+
+/** Where the key API's cases are; the workspace API's are under `/api/chat/threads`. */
+export const KEY_THREADS_PATH = '/v1/chat/threads';
+
+const POLL_THREAD = 'The case, to poll until the assistant’s reply is complete.';
+
+/** A 202 names what to poll in `Location`: the case (under `threads`, the API's case path) for an accepted message. */
+export const pollThread =
+  (threads: string) =>
+  (accepted: { thread: { id: string } }, request: WireRequest): { status: number; body: unknown; headers: Record<string, string> } => ({
+    status: 202,
+    body: accepted,
+    headers: { Location: `${request.apiUrl}${threads}/${accepted.thread.id}` },
+  });
+
+/** A queued or running research run answers 202 with the run's report route in `Location`; a reused report answers 200. */
+export const pollRun = (threads: string) => (start: { reused: boolean; runId: string; thread: { id: string } }, request: WireRequest) =>
+  start.reused
+    ? { status: 200, body: start }
+    : { status: 202, body: start, headers: { Location: `${request.apiUrl}${threads}/${start.thread.id}/research-runs/${start.runId}` } };
 const CHAT_ERRORS = [ResearchErrorCode.insufficient_credits];
 
 export const researchThreads = defineOperation({
@@ -62,9 +85,10 @@ export const researchCreateThread = defineOperation({
     'Accepts the first message (202): the user message is complete, the assistant’s is `pending` until the reply is written. Reserves 1 credit, settled when the reply succeeds and refunded if it fails. Never starts research.',
   tags: ['threads'],
   access: researchKey('threads_write'),
+  idempotency: 'optional',
   input: { body: { message: research.message() } },
   output: TurnAccepted,
-  rest: { method: 'POST', path: '/v1/chat/threads', status: 202 },
+  rest: { method: 'POST', path: KEY_THREADS_PATH, status: 202, respond: pollThread(KEY_THREADS_PATH), location: POLL_THREAD },
   errors: CHAT_ERRORS,
 });
 
@@ -76,9 +100,16 @@ export const researchAppendMessage = defineOperation({
   description: 'Like starting a case (202, 1 credit reserved): the refreshed snapshot tells the caller whether to start research.',
   tags: ['threads'],
   access: researchKey('threads_write'),
+  idempotency: 'optional',
   input: { ...byThread, body: { message: research.message() } },
   output: TurnAccepted,
-  rest: { method: 'POST', path: '/v1/chat/threads/:threadId/messages', status: 202 },
+  rest: {
+    method: 'POST',
+    path: '/v1/chat/threads/:threadId/messages',
+    status: 202,
+    respond: pollThread(KEY_THREADS_PATH),
+    location: POLL_THREAD,
+  },
   errors: [...CHAT_ERRORS, ResearchErrorCode.thread_not_found],
 });
 
@@ -91,6 +122,7 @@ export const researchSendMessage = defineOperation({
     'Starts a case when `threadId` is left out, otherwise adds to it; returns the updated snapshot at once with the reply pending. Never starts research.',
   tags: ['threads'],
   access: researchKey('threads_write'),
+  idempotency: 'optional',
   input: { body: { threadId: research.threadId().optional(), message: research.message() } },
   output: TurnAccepted,
   errors: [...CHAT_ERRORS, ResearchErrorCode.thread_not_found],
@@ -106,14 +138,83 @@ export const researchStartRun = defineOperation({
     'Researches the case’s current anamnesis. A completed report of exactly this anamnesis is returned at once (200, nothing charged) unless `force`; otherwise a run is queued (202) for 30 credits, refunded automatically if it fails. A run of the same anamnesis already queued or running is returned instead of charging twice.',
   tags: ['research'],
   access: researchKey('research_write'),
+  idempotency: 'optional',
   input: { ...byThread, body: { force: z.boolean().default(false).describe('Run again even when a matching report exists.') } },
   output: RunStart,
   rest: {
     method: 'POST',
     path: '/v1/chat/threads/:threadId/research-runs',
     status: 202,
-    respond: (start) => ({ status: start.reused ? 200 : 202, body: start }),
+    respond: pollRun(KEY_THREADS_PATH),
+    location: 'The run’s report route, to poll until the run completes.',
   },
   errors: [ResearchErrorCode.thread_not_found, ResearchErrorCode.thread_not_ready, ResearchErrorCode.insufficient_credits],
   mcp: { tool: 'start_research' },
+});
+
+export const researchRunReport = defineOperation({
+  service: 'research',
+  name: 'researchRunReport',
+  kind: 'query',
+  summary: 'Read a research run and its full report',
+  description:
+    'The run’s status and, once it completed, the whole structured report (the seed’s Report JSON fields) besides its summary line. The `Location` of a started run names this route. Provider and model metadata, token counts and request ids are never shown.',
+  tags: ['research'],
+  access: researchKey('threads_read'),
+  input: byRun,
+  output: RunReport,
+  rest: { method: 'GET', path: '/v1/chat/threads/:threadId/research-runs/:runId' },
+  errors: [ResearchErrorCode.thread_not_found, ResearchErrorCode.run_not_found],
+  mcp: {
+    resource: 'research_run',
+    uri: '/chat/threads/{threadId}/research-runs/{runId}',
+    description: 'One research run of a case: its status and, once completed, the full structured report.',
+  },
+});
+
+/** The case snapshot the MCP reply tools answer: the safe view with the latest assistant reply picked out. */
+export const ThreadReply = ThreadView.extend({
+  latestReply: Message.nullable().describe('The newest assistant message, pending or complete; null in a case without one.'),
+  assistantPending: z.boolean().describe('An assistant reply is still being written.'),
+}).meta({ id: 'ResearchThreadReply', description: 'One case, safe view, with its latest assistant reply.' });
+
+export const researchGetThread = defineOperation({
+  service: 'research',
+  name: 'researchGetThread',
+  kind: 'query',
+  summary: 'Read a case with its latest reply',
+  description: 'The case snapshot (as `Read a case`) with the newest assistant reply and whether it is still pending.',
+  tags: ['threads'],
+  access: researchKey('threads_read'),
+  input: { body: { threadId: research.threadId() } },
+  output: ThreadReply,
+  errors: [ResearchErrorCode.thread_not_found],
+  mcp: { tool: 'get_thread' },
+});
+
+/** The longest a caller may wait for a reply in one call. */
+export const MAX_REPLY_WAIT_SECONDS = 30;
+
+export const researchWaitForReply = defineOperation({
+  service: 'research',
+  name: 'researchWaitForReply',
+  kind: 'query',
+  summary: 'Wait for the assistant’s reply',
+  description: `Waits until the case has no pending assistant reply, or \`timeoutSeconds\` (at most ${MAX_REPLY_WAIT_SECONDS}) pass, then answers the case snapshot with the latest reply; \`assistantPending\` says whether the wait ended before the reply.`,
+  tags: ['threads'],
+  access: researchKey('threads_read'),
+  input: {
+    body: {
+      threadId: research.threadId(),
+      timeoutSeconds: z
+        .int()
+        .min(0)
+        .max(MAX_REPLY_WAIT_SECONDS)
+        .default(MAX_REPLY_WAIT_SECONDS)
+        .describe(`How long to wait at most, in seconds (0–${MAX_REPLY_WAIT_SECONDS}).`),
+    },
+  },
+  output: ThreadReply,
+  errors: [ResearchErrorCode.thread_not_found],
+  mcp: { tool: 'wait_for_reply' },
 });

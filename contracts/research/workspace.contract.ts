@@ -6,7 +6,16 @@ import { Workspace } from './account-types.js';
 import { researchBilling, researchCreateTopUp } from './billing.contract.js';
 import { researchThreadWatch } from './events.contract.js';
 import { researchApiKeys, researchCreateApiKey, researchRevokeApiKey, researchRotateApiKey } from './keys.contract.js';
-import { researchAppendMessage, researchCreateThread, researchStartRun, researchThread, researchThreads } from './threads.contract.js';
+import {
+  pollRun,
+  pollThread,
+  researchAppendMessage,
+  researchCreateThread,
+  researchRunReport,
+  researchStartRun,
+  researchThread,
+  researchThreads,
+} from './threads.contract.js';
 
 /**
  * The workspace API (seed part A, Variant A, "site and workspace routes"; Authentication 5):
@@ -90,12 +99,20 @@ const threads = `${WORKSPACE_RESOURCE_PATH}/threads`;
 
 export const researchWorkspaceThreads = forSignedInUser(researchThreads, 'researchWorkspaceThreads', { path: threads });
 export const researchWorkspaceThread = forSignedInUser(researchThread, 'researchWorkspaceThread', { path: `${threads}/:threadId` });
-export const researchWorkspaceCreateThread = forSignedInUser(researchCreateThread, 'researchWorkspaceCreateThread', { path: threads });
+export const researchWorkspaceCreateThread = forSignedInUser(researchCreateThread, 'researchWorkspaceCreateThread', {
+  path: threads,
+  binding: { respond: pollThread(threads) },
+});
 export const researchWorkspaceAppendMessage = forSignedInUser(researchAppendMessage, 'researchWorkspaceAppendMessage', {
   path: `${threads}/:threadId/messages`,
+  binding: { respond: pollThread(threads) },
 });
 export const researchWorkspaceStartRun = forSignedInUser(researchStartRun, 'researchWorkspaceStartRun', {
   path: `${threads}/:threadId/research-runs`,
+  binding: { respond: pollRun(threads) },
+});
+export const researchWorkspaceRunReport = forSignedInUser(researchRunReport, 'researchWorkspaceRunReport', {
+  path: `${threads}/:threadId/research-runs/:runId`,
 });
 /** The grant of `threadUpdated` for a signed-in user's connection. */
 export const researchWorkspaceThreadWatch = forSignedInUser(researchThreadWatch, 'researchWorkspaceThreadWatch');
@@ -129,6 +146,7 @@ export const WORKSPACE_CONTRACTS: readonly OperationContract[] = [
   researchWorkspaceCreateThread,
   researchWorkspaceAppendMessage,
   researchWorkspaceStartRun,
+  researchWorkspaceRunReport,
   researchWorkspaceThreadWatch,
   researchWorkspaceBilling,
   researchWorkspaceCreateTopUp,

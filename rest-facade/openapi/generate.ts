@@ -146,7 +146,11 @@ class OpenApiBuilder {
     const counted =
       contract.access.kind === 'libraryKey' ||
       (contract.service === 'library' && contract.access.kind === 'public' && contract.kind !== 'edge');
-    const headers = counted ? { headers: rateLimitHeaderRefs() } : {};
+    const location = binding.location
+      ? { Location: { description: binding.location, schema: { type: 'string', format: 'uri' } } }
+      : ({} as Record<string, unknown>);
+    const limits = counted ? rateLimitHeaderRefs() : {};
+    const headers = Object.keys({ ...limits, ...location }).length ? { headers: { ...limits, ...location } } : {};
     if (binding.contentType && binding.contentType !== 'application/json') {
       return {
         [status]: {

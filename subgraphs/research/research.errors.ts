@@ -3,6 +3,29 @@ import { ResearchErrorCode } from '../../contracts/research/errors.js';
 
 /** Transport-free errors of the research service, built by static factories. */
 export class ResearchError extends DomainError {
+  /** Research keys are optional wherever they are accepted: `required` is never declared. */
+  static idempotencyKeyRequired(): ResearchError {
+    return ResearchError.idempotencyKeyInvalid();
+  }
+
+  static idempotencyKeyInvalid(): ResearchError {
+    return new ResearchError(ResearchErrorCode.idempotency_key_invalid, 'The Idempotency-Key header must be a UUID v4.', {
+      param: 'Idempotency-Key',
+    });
+  }
+
+  static idempotencyKeyReused(): ResearchError {
+    return new ResearchError(ResearchErrorCode.idempotency_key_reused, 'This Idempotency-Key was used with another request body.', {
+      param: 'Idempotency-Key',
+    });
+  }
+
+  static idempotencyKeyInFlight(): ResearchError {
+    return new ResearchError(ResearchErrorCode.idempotency_key_in_flight, 'A request with this Idempotency-Key is still in progress.', {
+      meta: { retryAfter: 1 },
+    });
+  }
+
   static missingKey(): ResearchError {
     return new ResearchError(ResearchErrorCode.missing_api_key, 'Missing API key: send Authorization: Bearer <key>.');
   }
@@ -72,6 +95,10 @@ export class ResearchError extends DomainError {
 
   static threadNotFound(): ResearchError {
     return new ResearchError(ResearchErrorCode.thread_not_found, 'No such case in this workspace.');
+  }
+
+  static runNotFound(): ResearchError {
+    return new ResearchError(ResearchErrorCode.run_not_found, 'No such research run in this case.');
   }
 
   static threadNotReady(): ResearchError {

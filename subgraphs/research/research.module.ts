@@ -4,6 +4,7 @@ import { EventPruner, pruneTopicFeed } from '../shared/events/event-retention.js
 import { AdminTokenCheck } from '../shared/admin-token.js';
 import { publicGuard } from '../shared/contracts/public-guard.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
+import { idempotentWrites } from './access/idempotent-writes.js';
 import { ResearchKeyGuard } from './access/research-key-guard.js';
 import { WorkspaceUserGuard } from './access/workspace-user-guard.js';
 import { AssistantTurns } from './assistant/assistant-turns.js';
@@ -66,6 +67,7 @@ export const researchModule: SubgraphModule = {
       researchUser: services.get(WorkspaceUserGuard),
       adminToken: services.get(AdminTokenCheck),
     },
+    around: idempotentWrites,
   }),
   async onReady(runtime, services) {
     services.get(EventPruner).start();

@@ -12,10 +12,13 @@ import {
 import {
   researchAppendMessage,
   researchCreateThread,
+  researchGetThread,
+  researchRunReport,
   researchSendMessage,
   researchStartRun,
   researchThread,
   researchThreads,
+  researchWaitForReply,
 } from '../../contracts/research/threads.contract.js';
 import {
   type SignedIn,
@@ -29,6 +32,7 @@ import {
   researchWorkspaceCreateTopUp,
   researchWorkspaceRevokeApiKey,
   researchWorkspaceRotateApiKey,
+  researchWorkspaceRunReport,
   researchWorkspaceStartRun,
   researchWorkspaceThread,
   researchWorkspaceThreads,
@@ -115,6 +119,11 @@ export function researchOperations(services: Services): Implementation[] {
     ...keyAndUser(researchStartRun, researchWorkspaceStartRun, (input, { ctx, caller }) =>
       runs.start(ctx.em, caller, input.threadId, input.force),
     ),
+    ...keyAndUser(researchRunReport, researchWorkspaceRunReport, (input, { ctx, caller }) =>
+      runs.report(ctx.em, caller, input.threadId, input.runId),
+    ),
+    implement(researchGetThread, (input, { ctx, caller }) => threads.readWithReply(ctx.em, caller, input.threadId)),
+    implement(researchWaitForReply, (input, { ctx, caller }) => threads.waitForReply(ctx.em, caller, input.threadId, input.timeoutSeconds)),
     implement(researchThreadEvents, (input, { ctx, caller }) => threads.events(ctx.em, caller, input)),
     ...keyAndUser(researchThreadWatch, researchWorkspaceThreadWatch, (input, { ctx, caller }) => watch(ctx.em, caller, input.threadId)),
     implement(researchWorkspace, (_input, { ctx, caller }) => workspaces.read(ctx.em, caller.workspaceId)),

@@ -82,10 +82,10 @@ describe('POST /mcp with a research key', () => {
     expect(client.getInstructions()).toContain('send_message');
   });
 
-  it('lists send_message and start_research with the input schemas of their contracts', async () => {
+  it('lists send_message, start_research, get_thread and wait_for_reply with the input schemas of their contracts', async () => {
     const client = await connect(workspace.key);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['send_message', 'start_research']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_thread', 'send_message', 'start_research', 'wait_for_reply']);
     for (const declared of mcpTools(RESEARCH_CONTRACTS)) {
       const listed = tools.find((tool) => tool.name === declared.name)!;
       expect(listed.inputSchema).toEqual(declared.inputSchema);
@@ -149,7 +149,7 @@ describe('POST /mcp with a research key', () => {
 });
 
 describe('MCP resources', () => {
-  it('lists billing and the case list under {api_url}, and the case template', async () => {
+  it('lists billing and the case list under {api_url}, and the case and research run templates', async () => {
     const client = await connect(workspace.key);
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri).sort()).toEqual([`${stack.url}/billing`, `${stack.url}/chat/threads`]);
@@ -157,6 +157,11 @@ describe('MCP resources', () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toEqual([
       expect.objectContaining({ uriTemplate: `${stack.url}/chat/threads/{threadId}`, name: 'thread', mimeType: 'application/json' }),
+      expect.objectContaining({
+        uriTemplate: `${stack.url}/chat/threads/{threadId}/research-runs/{runId}`,
+        name: 'research_run',
+        mimeType: 'application/json',
+      }),
     ]);
   });
 

@@ -63,6 +63,7 @@ describe('GET /.well-known/openapi.json', () => {
         '/api/chat/threads/{threadId}',
         '/api/chat/threads/{threadId}/messages',
         '/api/chat/threads/{threadId}/research-runs',
+        '/api/chat/threads/{threadId}/research-runs/{runId}',
         '/api/chat/workspace',
         '/health',
         '/mcp',
@@ -77,6 +78,7 @@ describe('GET /.well-known/openapi.json', () => {
         '/v1/chat/threads/{threadId}',
         '/v1/chat/threads/{threadId}/messages',
         '/v1/chat/threads/{threadId}/research-runs',
+        '/v1/chat/threads/{threadId}/research-runs/{runId}',
         '/v1/ping',
       ].sort(),
     );

@@ -5,11 +5,12 @@ import { matchResource, mcpResources } from '../../mcp/resources.js';
 describe('research MCP resources from contracts', () => {
   const resources = mcpResources(RESEARCH_CONTRACTS);
 
-  it('declares billing, the case list and the case template, each on the contract of its REST route', () => {
+  it('declares billing, the case list, the case template and the research run template, each on the contract of its REST route', () => {
     expect(resources.map((resource) => [resource.name, resource.uri, resource.contract.name])).toEqual([
       ['billing', '/billing', 'researchBilling'],
       ['threads', '/chat/threads', 'researchThreads'],
       ['thread', '/chat/threads/{threadId}', 'researchThread'],
+      ['research_run', '/chat/threads/{threadId}/research-runs/{runId}', 'researchRunReport'],
     ]);
   });
 

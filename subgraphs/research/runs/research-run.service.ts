@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RESEARCH_RUN_CREDITS } from '../../../contracts/research/account-types.js';
 import type { Logger } from '../../../runtime/logger.js';
+import { whenCommitted } from '../../shared/after-commit.js';
 import type { QueueHub } from '../../shared/queues/queue-hub.js';
 import { newId } from '../access/key-secret.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
@@ -8,6 +9,7 @@ import { anamnesisOf } from '../assistant/anamnesis.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import type { Providers } from '../providers.js';
 import { RESEARCH_RUNS, type RunJob } from '../queues.js';
+import type { ReportJsonData } from './report-json.js';
 import { ResearchError } from '../research.errors.js';
 import { RUN_COLUMNS, runView, type RunRow, type ThreadRow, type ThreadStore } from '../threads/thread.store.js';
 import { publishThreadEvent } from '../threads/thread-events.js';
@@ -41,11 +43,14 @@ export class ResearchRunService {
   async start(em: EntityManager, caller: WorkspaceActor, threadId: string, force: boolean) {
     const started = await em.transactional((work) => this.claim(work as EntityManager, caller, threadId, force));
     if (started.queued) {
-      try {
-        await this.queues.add<RunJob>(RESEARCH_RUNS, started.run.id, { runId: started.run.id });
-      } catch (error) {
-        this.logger.warn({ err: error, runId: started.run.id }, 'research run not queued; recovery will queue it');
-      }
+      // After the commit of an enclosing (idempotent) call's transaction, so the consumer finds the run.
+      await whenCommitted(em, async () => {
+        try {
+          await this.queues.add<RunJob>(RESEARCH_RUNS, started.run.id, { runId: started.run.id });
+        } catch (error) {
+          this.logger.warn({ err: error, runId: started.run.id }, 'research run not queued; recovery will queue it');
+        }
+      });
     }
     const snapshot = await this.store.snapshot(em, started.thread);
     const report = started.report;
@@ -64,6 +69,35 @@ export class ResearchRunService {
             createdAt: isoTime(report.created_at),
             completedAt: isoTime(report.completed_at),
             summaryText: report.summary_text,
+          }
+        : null,
+    };
+  }
+
+  /** A run of the caller's case and, once it completed, its full report (never provider, model or token data). */
+  async report(em: EntityManager, caller: WorkspaceActor, threadId: string, runId: string) {
+    const thread = await this.store.find(em, caller, threadId);
+    const [run] = await em.execute<RunRow[]>(`select ${RUN_COLUMNS} from "research"."research_run" where "id" = ? and "thread_id" = ?`, [
+      runId,
+      thread.id,
+    ]);
+    if (!run) throw ResearchError.runNotFound();
+    const [report] = await em.execute<
+      Array<{ id: string; run_id: string; summary_text: string; report_json: ReportJsonData; created_at: DbTime; completed_at: DbTime }>
+    >(`select "id", "run_id", "summary_text", "report_json", "created_at", "completed_at" from "research"."report" where "run_id" = ?`, [
+      run.id,
+    ]);
+    return {
+      threadId: thread.id,
+      run: runView(run),
+      report: report
+        ? {
+            id: report.id,
+            runId: report.run_id,
+            createdAt: isoTime(report.created_at),
+            completedAt: isoTime(report.completed_at),
+            summaryText: report.summary_text,
+            reportJson: report.report_json,
           }
         : null,
     };

@@ -2,6 +2,7 @@ import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 import { CHAT_TURN_CREDITS } from '../../../contracts/research/account-types.js';
 import type { MessageData } from '../../../contracts/research/case-types.js';
 import type { Logger } from '../../../runtime/logger.js';
+import { whenCommitted } from '../../shared/after-commit.js';
 import type { QueueHub } from '../../shared/queues/queue-hub.js';
 import { newId } from '../access/key-secret.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
@@ -20,7 +21,8 @@ export const WAITING_TEXT = 'The assistant is reading your message…';
 /**
  * Cases: a message is accepted in one transaction — the user's message, the assistant's
  * pending one, 1 credit reserved against the pending one (0 for a live turn the offline
- * rules answer) — and its turn is queued after the commit. Nothing here starts research.
+ * rules answer) — and its turn is queued after the commit (of the caller's transaction, when
+ * an idempotent call encloses it). Nothing here starts research.
  */
 export class ThreadService {
   constructor(
@@ -80,6 +82,29 @@ export class ThreadService {
     );
   }
 
+  /** The snapshot with its newest assistant message picked out, and whether a reply is still pending. */
+  async readWithReply(em: EntityManager, caller: WorkspaceActor, threadId: string) {
+    const view = await this.read(em, caller, threadId);
+    const latestReply = view.messages.findLast((message) => message.role === 'assistant') ?? null;
+    return { ...view, latestReply, assistantPending: view.messages.some((message) => message.status === 'pending') };
+  }
+
+  /**
+   * Waits until no assistant reply of the case is pending, or `timeoutSeconds` pass, reading
+   * the case at growing intervals (from 100 ms, up to 1 s); answers the snapshot either way.
+   */
+  async waitForReply(em: EntityManager, caller: WorkspaceActor, threadId: string, timeoutSeconds: number, signal?: AbortSignal) {
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    let pause = 100;
+    for (;;) {
+      const snapshot = await this.readWithReply(em, caller, threadId);
+      const left = deadline - Date.now();
+      if (!snapshot.assistantPending || left <= 0 || signal?.aborted) return snapshot;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+      pause = Math.min(pause * 2, 1000);
+    }
+  }
+
   async events(em: EntityManager, caller: WorkspaceActor, input: { threadId: string; after: number; limit: number }) {
     await this.store.find(em, caller, input.threadId);
     return threadEvents(em, input.threadId, input.after, input.limit);
@@ -110,7 +135,7 @@ export class ThreadService {
       });
       return { assistantMessage, userMessage, ...snapshot };
     });
-    await this.queueTurn(accepted.assistantMessage.id);
+    await whenCommitted(em, () => this.queueTurn(accepted.assistantMessage.id));
     return accepted;
   }
 
