@@ -42,7 +42,8 @@ export const webhookEventTypes = () =>
         .string()
         .max(200)
         .regex(WEBHOOK_EVENT_PATTERN, { error: 'must be an event type (`eam.asset.created`), a prefix wildcard (`eam.asset.*`) or `*`' })
-        .refine((pattern) => OPERATIONS_EVENT_NAMES.some((name) => patternMatches(pattern, name)), {
+        // A malformed pattern is told so once, by the form check above.
+        .refine((pattern) => !WEBHOOK_EVENT_PATTERN.test(pattern) || OPERATIONS_EVENT_NAMES.some((name) => patternMatches(pattern, name)), {
           error: 'matches no declared event type (see /api/v1/asyncapi.json)',
         }),
     )
