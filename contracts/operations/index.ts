@@ -1,5 +1,6 @@
 import type { OperationContract } from '../operation.js';
 import { operationsDocs } from './docs.contract.js';
+import { operationsAsyncApiDocument } from './events.contract.js';
 import { EAM_CONTRACTS } from './eam/index.js';
 import { FUEL_CONTRACTS } from './fuel/index.js';
 import { operationsHealth, operationsLiveness } from './health.contract.js';
@@ -18,6 +19,7 @@ import {
 } from './iam.contract.js';
 import { DOCUMENT_CONTRACTS } from './documents/documents.contract.js';
 import { HR_CONTRACTS } from './hr/index.js';
+import { NOTIFICATION_CONTRACTS } from './notifications.contract.js';
 import { OIDC_CLIENT_CONTRACTS } from './oidc-clients.contract.js';
 import { PRD_CONTRACTS } from './prd/index.js';
 import {
@@ -39,6 +41,7 @@ export const OPERATIONS_CONTRACTS: readonly OperationContract[] = [
   operationsHealth,
   operationsLiveness,
   operationsDocs,
+  operationsAsyncApiDocument,
   iamRefresh,
   iamLogout,
   iamMe,
@@ -51,6 +54,7 @@ export const OPERATIONS_CONTRACTS: readonly OperationContract[] = [
   ...ACCOUNT_CONTRACTS,
   ...API_KEY_CONTRACTS,
   ...OIDC_CLIENT_CONTRACTS,
+  ...NOTIFICATION_CONTRACTS,
   coreCreateOrganization,
   coreListOrganizations,
   coreGetOrganization,

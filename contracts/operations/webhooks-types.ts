@@ -1,12 +1,15 @@
 import { z } from 'zod';
+import { OPERATIONS_EVENT_NAMES } from './events/catalog.js';
+import { patternMatches } from './events/event.js';
 import { timestamps } from './fields.js';
 
 /** Webhook endpoints and their deliveries (docs/adr/0015-webhooks.md). */
 
 /**
- * An event type (`core.reference-book.imported`), a prefix wildcard (`asset.*`: every type
- * under `asset.`) or `*` (every type). Event types are not a closed list: modules publish
- * their own, so only the form is checked.
+ * An event type (`core.reference-book.imported`), a prefix wildcard (`eam.asset.*`: every type
+ * under `eam.asset.`) or `*` (every type). Event types are the declared ones
+ * (`contracts/operations/events/catalog.ts`, listed by `/api/v1/asyncapi.json`): a pattern
+ * that matches none of them is refused.
  */
 export const WEBHOOK_EVENT_PATTERN = /^(?:\*|[a-z0-9][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*(?:\.\*)?)$/;
 
@@ -38,11 +41,17 @@ export const webhookEventTypes = () =>
       z
         .string()
         .max(200)
-        .regex(WEBHOOK_EVENT_PATTERN, { error: 'must be an event type (`asset.created`), a prefix wildcard (`asset.*`) or `*`' }),
+        .regex(WEBHOOK_EVENT_PATTERN, { error: 'must be an event type (`eam.asset.created`), a prefix wildcard (`eam.asset.*`) or `*`' })
+        // A malformed pattern is told so once, by the form check above.
+        .refine((pattern) => !WEBHOOK_EVENT_PATTERN.test(pattern) || OPERATIONS_EVENT_NAMES.some((name) => patternMatches(pattern, name)), {
+          error: 'matches no declared event type (see /api/v1/asyncapi.json)',
+        }),
     )
     .min(1)
     .max(WEBHOOK_EVENT_TYPES_MAX)
-    .describe('Event types to receive: exact names, prefix wildcards (`asset.*`) or `*`; 1 to 50.');
+    .describe(
+      'Event types to receive: exact names, prefix wildcards (`eam.asset.*`) or `*`; 1 to 50. Each must match a declared event type (`/api/v1/asyncapi.json`).',
+    );
 
 export const WebhookEndpoint = z
   .object({

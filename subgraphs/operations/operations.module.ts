@@ -33,6 +33,8 @@ import { AttemptCounter } from './iam/attempts.js';
 import { BotChallenge } from './iam/bot-challenge.js';
 import { ExternalSignInService } from './iam/external-sign-in.service.js';
 import { iamOperations } from './iam/iam.operations.js';
+import { notificationOperations } from './iam/notifications.operations.js';
+import { NotificationsService } from './iam/notifications.service.js';
 import { IamService } from './iam/iam.service.js';
 import { OidcClientsService } from './iam/provider/clients.service.js';
 import { oidcClientOperations } from './iam/provider/oidc-clients.operations.js';
@@ -71,6 +73,8 @@ export const operationsModule: SubgraphModule = {
     const attempts = new AttemptCounter(root);
     const oidcClients = new OidcClientsService(box);
     const logger = runtime.logger.child({ component: 'oidc' });
+    const roleBook = new SystemRoleBook(root);
+    const notifications = new NotificationsService(mailer, roleBook);
     const engine = new SagaEngine(root, runtime.queues, runtime.logger.child({ component: 'sagas' }));
     engine.register(assetDecommissionSaga);
     return [
@@ -78,7 +82,8 @@ export const operationsModule: SubgraphModule = {
       ...prdServices(engine),
       new SagasService(runtime.queues, engine),
       keys,
-      new OperationsGuard(keys, new ApiKeyAccess(root), new SystemRoleBook(root)),
+      new OperationsGuard(keys, new ApiKeyAccess(root), roleBook),
+      notifications,
       new OperationsHealthService(runtime, keys, documents.checks),
       iam,
       new AccountsService(iam, signIn, mailer, box, new BotChallenge(runtime.config)),
@@ -93,7 +98,7 @@ export const operationsModule: SubgraphModule = {
       new ReferenceBookService(),
       new ReferenceBookImportService(),
       ...eamServices(),
-      ...fuelServices(),
+      ...fuelServices(notifications),
       ...scmServices(),
       new DocumentsService(documents.store, documents.scanner, runtime.logger.child({ component: 'documents' })),
       new DocumentFilesService(documents.signer, documents.local),
@@ -112,6 +117,7 @@ export const operationsModule: SubgraphModule = {
     implementations: [
       ...healthOperations(services),
       ...iamOperations(services, runtime.config),
+      ...notificationOperations(services),
       ...oidcClientOperations(services),
       ...organizationOperations(services),
       ...recordOperations(services),

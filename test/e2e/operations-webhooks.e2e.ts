@@ -169,12 +169,12 @@ describe('endpoints', () => {
   it('answers a new endpoint’s whsec_ secret once, stores it sealed, and never shows it in reads, lists or the audit log', async () => {
     const created = await call(stack, admin, 'POST', ENDPOINTS, {
       url: receiver.url('/secret'),
-      eventTypes: ['core.*', 'core.*', 'hr.position.created'],
+      eventTypes: ['core.*', 'core.*', 'hr.position.updated'],
       description: 'ERP sync',
     });
     expect(created.status).toBe(201);
     expect(created.headers.get('cache-control')).toBe('no-store');
-    expect(created.body).toMatchObject({ eventTypes: ['core.*', 'hr.position.created'], description: 'ERP sync', active: true });
+    expect(created.body).toMatchObject({ eventTypes: ['core.*', 'hr.position.updated'], description: 'ERP sync', active: true });
     const secret = created.body.secret as string;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
@@ -197,7 +197,7 @@ describe('endpoints', () => {
   });
 
   it('refuses a bad URL and bad event patterns with 422 and the failing fields', async () => {
-    const good = { url: receiver.url('/x'), eventTypes: ['asset.*'] };
+    const good = { url: receiver.url('/x'), eventTypes: ['eam.asset.*'] };
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ ...good, url: 'ftp://example.org/hook' }, 'url'],
       [{ ...good, url: 'not a url' }, 'url'],
@@ -205,9 +205,11 @@ describe('endpoints', () => {
       [{ ...good, url: `https://example.org/${'a'.repeat(2048)}` }, 'url'],
       [{ ...good, eventTypes: [] }, 'eventTypes'],
       [{ ...good, eventTypes: ['Asset Created'] }, 'eventTypes[0]'],
-      [{ ...good, eventTypes: ['asset.*', 'asset.*.created'] }, 'eventTypes[1]'],
+      [{ ...good, eventTypes: ['eam.asset.*', 'eam.asset.*.created'] }, 'eventTypes[1]'],
+      [{ ...good, eventTypes: ['eam.asset.*', 'work_order.v2.closed'] }, 'eventTypes[1]'],
+      [{ ...good, eventTypes: ['asset.*'] }, 'eventTypes[0]'],
       [{ ...good, eventTypes: ['**'] }, 'eventTypes[0]'],
-      [{ ...good, eventTypes: Array.from({ length: 51 }, (_, index) => `type.${index}`) }, 'eventTypes'],
+      [{ ...good, eventTypes: Array.from({ length: 51 }, () => '*') }, 'eventTypes'],
     ];
     for (const [body, field] of cases) {
       const response = await call(stack, admin, 'POST', ENDPOINTS, body);
@@ -219,7 +221,7 @@ describe('endpoints', () => {
     const patch = await call(stack, admin, 'PATCH', `${ENDPOINTS}/${endpoint.id}`, { url: 'javascript:alert(1)' });
     expect(patch.status).toBe(422);
     expect(patch.body.errors).toEqual([{ field: 'url', message: expect.stringContaining('http') }]);
-    for (const pattern of ['*', 'asset.*', 'core.reference-book.imported', 'work_order.v2.closed']) {
+    for (const pattern of ['*', 'eam.asset.*', 'eam.*', 'core.reference-book.imported', 'prd.shift-report.approved']) {
       expect((await call(stack, admin, 'PATCH', `${ENDPOINTS}/${endpoint.id}`, { eventTypes: [pattern] })).status, pattern).toBe(200);
     }
   });
@@ -298,8 +300,8 @@ describe('endpoints', () => {
   it('refuses an organization’s 51st endpoint with 409 WEBHOOK_ENDPOINT_LIMIT_REACHED', async () => {
     const existing = (await call(stack, other, 'GET', `${ENDPOINTS}?limit=100`)).body.items.length as number;
     const made: string[] = [];
-    for (let index = existing; index < 50; index += 1) made.push((await createEndpoint(other, '/limit', ['limit.test'])).id);
-    const refused = await call(stack, other, 'POST', ENDPOINTS, { url: receiver.url('/limit'), eventTypes: ['limit.test'] });
+    for (let index = existing; index < 50; index += 1) made.push((await createEndpoint(other, '/limit', ['webhook.ping'])).id);
+    const refused = await call(stack, other, 'POST', ENDPOINTS, { url: receiver.url('/limit'), eventTypes: ['webhook.ping'] });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('WEBHOOK_ENDPOINT_LIMIT_REACHED');
     for (const id of made) expect((await call(stack, other, 'DELETE', `${ENDPOINTS}/${id}`)).status).toBe(200);
@@ -310,7 +312,7 @@ describe('delivery', () => {
   it('delivers a committed reference-book import, signed so Webhook.verify accepts it and only with the endpoint’s secret', async () => {
     const subscribed = await createEndpoint(admin, '/imports', ['core.*']);
     const everything = await createEndpoint(admin, '/everything', ['*']);
-    const elsewhere = await createEndpoint(admin, '/elsewhere', ['eam.*', 'core.reference-book.deleted']);
+    const elsewhere = await createEndpoint(admin, '/elsewhere', ['eam.*', 'core.production-object.deleted']);
     const theirs = await createEndpoint(other, '/other-organization', ['*']);
     const eventId = await importPosition('HOOK-1');
 
@@ -346,7 +348,7 @@ describe('delivery', () => {
   });
 
   it('sends a ping to the pinged endpoint alone', async () => {
-    const pinged = await createEndpoint(admin, '/pinged', ['hr.nothing'], { active: false });
+    const pinged = await createEndpoint(admin, '/pinged', ['hr.brigade.created'], { active: false });
     const bystander = await createEndpoint(admin, '/bystander', ['*']);
     const eventId = await ping(admin, pinged.id);
     const [entry] = await delivered(admin, pinged.id);
@@ -431,11 +433,11 @@ describe('delivery', () => {
 
 describe('dispatcher', () => {
   it('keeps outbox order: an event committed after a later one is still delivered, and a rolled-back number is passed over', async () => {
-    const endpoint = await createEndpoint(admin, '/order', ['webhook.ping', 'test.*']);
+    const endpoint = await createEndpoint(admin, '/order', ['webhook.ping', 'scm.fuel.tank.low-stock']);
     const slow = new pg.Client({ connectionString: stack.databaseUrl });
     await slow.connect();
     try {
-      const insert = `insert into operations.outbox_event (type, organization_id, payload) values ('test.slow', $1, '{}') returning id`;
+      const insert = `insert into operations.outbox_event (type, organization_id, payload) values ('scm.fuel.tank.low-stock', $1, '{}') returning id`;
       await slow.query('begin');
       const { rows } = await slow.query<{ id: string }>(insert, [admin.organizationId]);
       const pinged = await ping(admin, endpoint.id);

@@ -5,6 +5,7 @@ import { idempotent, type IdempotencyStore } from '../../shared/idempotency.js';
 import { APP_ROLE } from '../migrations/tenant-tables.js';
 import { OperationsError } from '../operations.errors.js';
 import { withAfterCommit } from './after-commit.js';
+import { publishOperationEvents } from './domain-events.js';
 import type { Principal } from './principal.js';
 
 /**
@@ -14,6 +15,8 @@ import type { Principal } from './principal.js';
  * tenant and object-scope policies and the audit trigger read them. Operations that
  * require an `Idempotency-Key` claim it in the same transaction (docs/adr/0008). Work
  * registered with `afterCommit` (e.g. queueing a saga's first step) runs once it commits.
+ * The events an operation declares are written to the outbox after it succeeds, in the
+ * same transaction (a replayed idempotent call publishes nothing again).
  */
 
 const NIL = '00000000-0000-0000-0000-000000000000';
@@ -60,6 +63,11 @@ export const tenantTransaction: Around = (contract, call, next, input) => {
   return withAfterCommit(call.ctx.em, call.ctx.logger, async (tx) => {
     await enterTenant(tx, call.caller as Principal | undefined, contract.name, call.ctx.requestId);
     const scoped: OperationCall = { ...call, ctx: { ...call.ctx, em: tx } };
-    return contract.idempotency ? idempotentCall(tx, contract, scoped, input, () => next(scoped)) : next(scoped);
+    const run = async () => {
+      const result = await next(scoped);
+      await publishOperationEvents(tx, contract, call.caller as Principal | undefined, result);
+      return result;
+    };
+    return contract.idempotency ? idempotentCall(tx, contract, scoped, input, run) : run();
   });
 };

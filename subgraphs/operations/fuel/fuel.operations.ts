@@ -19,13 +19,14 @@ import {
 import { implement, type Implementation } from '../../shared/contracts/implementation.js';
 import type { Services } from '../../shared/subgraph.js';
 import { FuelIssueService } from './fuel-issue.service.js';
+import type { NotificationsService } from '../iam/notifications.service.js';
 import { SupplyRequestService } from './supply-request.service.js';
 import { SupplyService } from './supply.service.js';
 import { TankService } from './tank.service.js';
 
 /** The fuel services, built once per process (`FuelIssueService` serves the shift-report saga, not a route). */
-export function fuelServices(): object[] {
-  return [new TankService(), new SupplyRequestService(), new SupplyService(), new FuelIssueService()];
+export function fuelServices(notifications?: NotificationsService): object[] {
+  return [new TankService(), new SupplyRequestService(notifications), new SupplyService(), new FuelIssueService()];
 }
 
 /** Every fuel operation bound to its service method. */

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FuelSupplyRequest, type FuelSupplyData, type FuelSupplyRequestData } from '../../../contracts/operations/fuel/types.js';
+import { scmApproveFuelSupplyRequest } from '../../../contracts/operations/fuel/supply-requests.contract.js';
 import { publishEvent } from '../core/events.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
 import { defineStateMachine, transition, type Change } from '../core/state-machine.js';
+import type { NotificationsService } from '../iam/notifications.service.js';
 import { OperationsError } from '../operations.errors.js';
 import { FuelError } from './fuel.errors.js';
 import { SUPPLY_TABLE, toSupply } from './supply.service.js';
@@ -49,8 +51,13 @@ interface SupplyRow {
   readonly linked: boolean;
 }
 
-/** Fuel supply requests through their states; submitting notifies the approvers through the outbox. */
+/**
+ * Fuel supply requests through their states; submitting publishes an event through the
+ * outbox and notifies the approvers (in the app and by mail).
+ */
 export class SupplyRequestService {
+  constructor(private readonly notifications?: NotificationsService) {}
+
   async list(em: EntityManager, input: { tankId?: string; status?: string; cursor?: string; limit: number }) {
     const equals = { tank_id: input.tankId, status: input.status };
     return cursorList(em, { table: TABLE, equals, orderBy: 'created_at', direction: 'desc' }, input, toRequest);
@@ -104,6 +111,14 @@ export class SupplyRequestService {
         initiatorId: request.initiatorId,
         approverRoles: FUEL_APPROVER_ROLES,
       },
+    });
+    await this.notifications?.notifyPermitted(em, request.organizationId, scmApproveFuelSupplyRequest.name, {
+      type: SUPPLY_REQUEST_SUBMITTED_EVENT,
+      title: 'A fuel supply request awaits your approval',
+      body:
+        `A request for ${request.requestedVolumeLiters} l of fuel, to be delivered by ${request.desiredDeliveryDate}, was submitted ` +
+        `and awaits approval (request ${request.id}).\n\nJustification: ${request.justification}\n`,
+      data: { supplyRequestId: request.id, tankId: request.tankId, objectId: request.objectId },
     });
     return request;
   }

@@ -13,6 +13,7 @@ import { Migration20261127000000_outbox_retention } from './Migration20261127000
 import { Migration20261127010000_system_role_permissions } from './Migration20261127010000_system_role_permissions.js';
 import { Migration20261127020000_brigade_trash } from './Migration20261127020000_brigade_trash.js';
 import { Migration20261127030000_dead_letters } from './Migration20261127030000_dead_letters.js';
+import { Migration20261127034000_notifications } from './Migration20261127034000_notifications.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
 export const operationsMigrations = [
@@ -31,4 +32,5 @@ export const operationsMigrations = [
   Migration20261127010000_system_role_permissions,
   Migration20261127020000_brigade_trash,
   Migration20261127030000_dead_letters,
+  Migration20261127034000_notifications,
 ];

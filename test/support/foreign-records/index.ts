@@ -2,6 +2,7 @@ import { coreForeignRecords } from './core.js';
 import { eamForeignRecords } from './eam.js';
 import { hrForeignRecords } from './hr.js';
 import { identityForeignRecords } from './identity.js';
+import { notificationForeignRecords } from './notifications.js';
 import { prdForeignRecords } from './prd.js';
 import { sagaForeignRecords } from './sagas.js';
 import { scmForeignRecords } from './scm.js';
@@ -14,6 +15,7 @@ export const FOREIGN_RECORDS: readonly ForeignRecords[] = [
   eamForeignRecords,
   hrForeignRecords,
   identityForeignRecords,
+  notificationForeignRecords,
   prdForeignRecords,
   sagaForeignRecords,
   scmForeignRecords,
