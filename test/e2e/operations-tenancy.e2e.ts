@@ -121,6 +121,7 @@ const NOT_REFERENCES: Readonly<Record<string, string>> = {
   'scmRecordFuelSupply.sagaId': 'the saga that records the supply',
   'scmRegisterTmcReceipt.receivedById': 'the person who received the goods, recorded as given',
   'prdAddShiftBlasting.permitId': 'a blasting permit of the HSE module, which this release does not hold',
+  'prdUpdateShiftBlasting.permitId': 'a blasting permit of the HSE module, which this release does not hold',
 };
 
 /** Every id field of a schema, named as `referenceFields` names them (`lines[].itemId`). */

@@ -257,7 +257,7 @@ describe('states and transitions', () => {
 });
 
 describe('entries', () => {
-  it('personnel: hours 0 to 24, an employee and a position that exist, one entry per employee', async () => {
+  it('personnel: hours 0 to 24, an employee and a position that exist; an employee’s entries add up to at most 24 hours', async () => {
     const report = await draft();
     const base = { personnelId: fixtures.personnelIds[0], positionId: fixtures.positionId, hoursWorked: 0, downtimeHours: 24 };
     const first = await add(report.id, 'personnel', base);
@@ -287,16 +287,17 @@ describe('entries', () => {
       [{ personnelId: randomUUID() }, 'personnelId', 'PRD_REFERENCE_NOT_FOUND'],
       [{ positionId: randomUUID() }, 'positionId', 'PRD_REFERENCE_NOT_FOUND'],
     ]);
-    const duplicate = await add(report.id, 'personnel', base);
-    expect([duplicate.status, duplicate.body.code]).toEqual([409, 'PRD_ENTRY_DUPLICATE']);
+    const second = await add(report.id, 'personnel', { ...base, hoursWorked: 24, downtimeHours: 0 });
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    await refused(report.id, 'personnel', base, [[{ hoursWorked: 0.01 }, 'hoursWorked', 'VALIDATION_FAILED']]);
   });
 
-  it('asset usages: hours 0 to 24, meters at least 0 and not running backwards, an asset in service, one usage per asset', async () => {
+  it('asset usages: hours 0 to 24, meters at least 0 and not running backwards, an asset in service; a machine’s usages add up to at most the shift', async () => {
     const report = await draft();
     const base = {
       assetId: fixtures.assetIds[0],
       operatorPersonnelId: fixtures.personnelIds[0],
-      hoursWorked: 24,
+      hoursWorked: 12,
       meterReadingStart: 0,
       meterReadingEnd: 0,
     };
@@ -305,7 +306,7 @@ describe('entries', () => {
     expect(first.body).toMatchObject({
       assetId: fixtures.assetIds[0],
       operatorPersonnelId: fixtures.personnelIds[0],
-      hoursWorked: 24,
+      hoursWorked: 12,
       meterReadingStart: 0,
       meterReadingEnd: 0,
     });
@@ -322,8 +323,8 @@ describe('entries', () => {
       [{ assetId: randomUUID() }, 'assetId', 'PRD_REFERENCE_NOT_FOUND'],
       [{ operatorPersonnelId: randomUUID() }, 'operatorPersonnelId', 'PRD_REFERENCE_NOT_FOUND'],
     ]);
-    const duplicate = await add(report.id, 'asset-usages', base);
-    expect([duplicate.status, duplicate.body.code]).toEqual([409, 'PRD_ENTRY_DUPLICATE']);
+    await accepted(report.id, 'asset-usages', base, [{ hoursWorked: 0, meterReadingStart: 12, meterReadingEnd: 12 }]);
+    await refused(report.id, 'asset-usages', base, [[{ hoursWorked: 0.25 }, 'hoursWorked', 'VALIDATION_FAILED']]);
   });
 
   it('drilling: holes an integer from 1 to 2147483647, depth above 0, wear 0 to 100 or null, a usage of this report', async () => {

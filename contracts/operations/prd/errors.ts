@@ -11,7 +11,11 @@ export const PrdErrorCode = defineErrorCodes('operations', {
     description:
       'A record the body names by id (production object, employee, position, asset, asset usage of this report, tank, TMC item, warehouse) does not exist, is not visible to the caller or cannot be used.',
   },
-  PRD_ENTRY_DUPLICATE: { status: 409, description: 'The report has an entry for this employee (or this asset) already.' },
+  PRD_ENTRY_IN_USE: {
+    status: 409,
+    description:
+      'The asset usage is named by other entries of the report (drilling, fuel, downtime, materials); change or delete them first.',
+  },
   PRD_UNIT_MISMATCH: { status: 422, description: 'The unit of a material usage is not the unit the TMC item is counted in.' },
   PRD_WAREHOUSE_REQUIRED: {
     status: 422,

@@ -4,7 +4,15 @@ import { defineOperation } from '../../operation.js';
 import { OperationsErrorCode } from '../errors.js';
 import { cursorPaging, ops } from '../fields.js';
 import { PrdErrorCode } from './errors.js';
-import { ShiftReport, ShiftReportApproval, ShiftReportChildren, ShiftReportReversal, ShiftReportStatus, ShiftType } from './types.js';
+import {
+  ShiftReport,
+  ShiftReportApproval,
+  ShiftReportChildren,
+  ShiftReportDeleted,
+  ShiftReportReversal,
+  ShiftReportStatus,
+  ShiftType,
+} from './types.js';
 
 /**
  * Shift reports (seed 002, Shift reports (PRD); paths per OPERATIONS-API.md): draft → submitted →
@@ -100,6 +108,21 @@ export const prdSubmitShiftReport = defineOperation({
   errors: CONFLICT,
 });
 
+export const prdDeleteShiftReport = defineOperation({
+  ...base,
+  name: 'prdDeleteShiftReport',
+  kind: 'mutation',
+  summary: 'Delete a draft shift report',
+  description:
+    'The report and all its entries are deleted for good (reports have no trash); the shift can be reported again. Only a draft (409 `STATE_CONFLICT` otherwise), and only by its author or an Engineer (403 `FORBIDDEN` for another Foreman).',
+  access: members(PRD_AUTHORS),
+  idempotency: 'required',
+  input: { path: byId },
+  output: ShiftReportDeleted,
+  rest: { method: 'DELETE', path: `${PATH}/:id` },
+  errors: CONFLICT,
+});
+
 export const prdApproveShiftReport = defineOperation({
   ...base,
   name: 'prdApproveShiftReport',
@@ -151,6 +174,7 @@ export const SHIFT_REPORT_CONTRACTS = [
   prdGetShiftReport,
   prdShiftReportChildren,
   prdSubmitShiftReport,
+  prdDeleteShiftReport,
   prdApproveShiftReport,
   prdRejectShiftReport,
   prdReverseShiftReport,

@@ -13,6 +13,14 @@ const created = { createdAt: z.string().describe('ISO 8601.') };
 /** Hours a shift is scheduled for: the base of the availability and utilization coefficients. */
 export const SHIFT_HOURS = 12;
 
+export const ShiftReportEntryDeleted = z
+  .object({ id: z.uuid(), deleted: z.literal(true) })
+  .meta({ id: 'ShiftReportEntryDeleted', description: 'The entry is gone from its draft report.' });
+
+export const ShiftReportDeleted = z
+  .object({ id: z.uuid(), deleted: z.literal(true) })
+  .meta({ id: 'ShiftReportDeleted', description: 'The draft report and its entries are gone.' });
+
 export const ShiftType = z.enum(['day', 'night']).meta({ id: 'ShiftType' });
 
 export const ShiftReportStatus = z.enum(['draft', 'submitted', 'approved', 'rejected']).meta({

@@ -14,6 +14,7 @@ import { Migration20261127010000_system_role_permissions } from './Migration2026
 import { Migration20261127020000_brigade_trash } from './Migration20261127020000_brigade_trash.js';
 import { Migration20261127030000_dead_letters } from './Migration20261127030000_dead_letters.js';
 import { Migration20261127034000_notifications } from './Migration20261127034000_notifications.js';
+import { Migration20261127020000_shift_report_corrections } from './Migration20261127020000_shift_report_corrections.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
 export const operationsMigrations = [
@@ -33,4 +34,5 @@ export const operationsMigrations = [
   Migration20261127020000_brigade_trash,
   Migration20261127030000_dead_letters,
   Migration20261127034000_notifications,
+  Migration20261127020000_shift_report_corrections,
 ];

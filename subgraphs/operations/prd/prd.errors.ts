@@ -18,8 +18,13 @@ export class PrdError extends DomainError {
     });
   }
 
-  static entryDuplicate(param: string, what: string): PrdError {
-    return new PrdError(Code.PRD_ENTRY_DUPLICATE, `The report has an entry for this ${what} already.`, { param });
+  /** An asset usage other entries of the report name: they would lose their machine. */
+  static entryInUse(users: ReadonlyArray<{ kind: string; id: string }>): PrdError {
+    return new PrdError(
+      Code.PRD_ENTRY_IN_USE,
+      `The asset usage is named by ${users.length} other entr${users.length === 1 ? 'y' : 'ies'} of the report; change or delete them first.`,
+      { details: users.map((user) => ({ field: user.kind, message: `entry ${user.id} names this asset usage` })) },
+    );
   }
 
   static unitMismatch(unit: string, itemUnit: string): PrdError {

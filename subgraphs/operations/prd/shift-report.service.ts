@@ -86,6 +86,22 @@ export class ShiftReportService {
     return toReport(row);
   }
 
+  /**
+   * Deletes a draft and its entries for good (reports have no trash): by its author or an
+   * Engineer (a super-admin acting in the organization too); another Foreman is refused (403).
+   */
+  async delete(em: EntityManager, caller: Principal, id: string): Promise<{ id: string; deleted: true }> {
+    const report = await lockReport(em, id, 'update');
+    requireState(report, 'draft', 'delete');
+    if (!caller.superAdmin && report.created_by !== caller.userId && !caller.roles.includes('Engineer'))
+      throw OperationsError.forbidden('Only the author of a draft shift report or an Engineer may delete it.');
+    // Entries naming an asset usage first, then the usages, then the report.
+    const order = ['drilling', 'fuel', 'downtime', 'tmcUsage', 'personnel', 'blasting', 'assetUsages'] as const;
+    for (const name of order) await em.execute(`delete from ${ENTRY_KINDS[name].table} where "shift_report_id" = ?`, [id]);
+    await em.execute(`delete from ${REPORT_TABLE} where "id" = ?`, [id]);
+    return { id, deleted: true };
+  }
+
   /** Submitted to rejected, no saga: the reason is audited (the table's trigger) and published. */
   async reject(em: EntityManager, caller: Principal, id: string, reason: string): Promise<ShiftReportData> {
     const report = await lockReport(em, id, 'update');
