@@ -120,7 +120,6 @@ const NOT_REFERENCES: Readonly<Record<string, string>> = {
   'iamVerifySecondFactor.challenge_id': 'a sign-in challenge, answered before any organization is known',
   'iamResendSecondFactor.challenge_id': 'a sign-in challenge, answered before any organization is known',
   'scmRecordFuelSupply.sagaId': 'the saga that records the supply',
-  'scmRegisterTmcReceipt.receivedById': 'the person who received the goods, recorded as given',
   'prdAddShiftBlasting.permitId': 'a blasting permit of the HSE module, which this release does not hold',
 };
 
