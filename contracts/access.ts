@@ -147,7 +147,9 @@ export function describeAccess(access: Access): string {
     case 'operations': {
       const who = access.roles === 'any' ? 'any member' : access.roles.join(', ');
       if (access.superAdmin === 'only') return 'super-admin';
-      const scope = access.objectScope ? ', object scope' : '';
+      // The roles that see every object here: all but `allObjects` are limited; `exempt` roles are not.
+      const unscoped = access.allObjects ?? access.exempt;
+      const scope = !access.objectScope ? '' : unscoped.length > 0 ? `, object scope except ${unscoped.join(', ')}` : ', object scope';
       return `${who}${access.superAdmin === 'also' ? ' or super-admin' : ''}${scope}`;
     }
   }

@@ -52,7 +52,7 @@ export const iamCreateUser = defineOperation({
   kind: 'mutation',
   summary: 'Create a user',
   description:
-    'By an Admin, in the Admin’s own organization; only the super-admin names another (`organizationId`). Without a `password` the user is invited: a link to set one (valid 7 days) is mailed.',
+    'By an Admin, in the Admin’s own organization; only the super-admin names another (`organizationId`). `objectIds` must be production objects of the organization the user is created in (422 naming `objectIds` otherwise, alike for another organization’s object and a missing one). Without a `password` the user is invited: a link to set one (valid 7 days) is mailed.',
   tags: ['iam'],
   access: members(['Admin'], { objectScope: false, tenant: false }),
   input: {

@@ -22,6 +22,7 @@ describe('declared references', () => {
       'warehouseId',
       'supplierId',
       'requestId',
+      'receivedById',
       'lines[].itemId',
     ]);
   });

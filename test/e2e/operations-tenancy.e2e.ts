@@ -115,11 +115,11 @@ describe('another organization’s records', () => {
 /** Body fields holding an id that is not a record of the caller's organization, and why. */
 const NOT_REFERENCES: Readonly<Record<string, string>> = {
   'iamCreateUser.organizationId': 'names the organization itself; only the super-admin may name another',
-  'iamCreateUser.objectIds[]': 'objects of the organization the super-admin names, which need not be the one it acts in',
+  'iamCreateUser.objectIds[]':
+    'objects of the organization the user is created in, which for the super-admin need not be the one it acts in; the service checks them there (422 naming objectIds, test/issues/new-user-objects-tenant.e2e.ts)',
   'iamVerifySecondFactor.challenge_id': 'a sign-in challenge, answered before any organization is known',
   'iamResendSecondFactor.challenge_id': 'a sign-in challenge, answered before any organization is known',
   'scmRecordFuelSupply.sagaId': 'the saga that records the supply',
-  'scmRegisterTmcReceipt.receivedById': 'the person who received the goods, recorded as given',
   'prdAddShiftBlasting.permitId': 'a blasting permit of the HSE module, which this release does not hold',
   'prdUpdateShiftBlasting.permitId': 'a blasting permit of the HSE module, which this release does not hold',
 };

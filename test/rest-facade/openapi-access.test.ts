@@ -27,3 +27,19 @@ describe.each(['library', 'research', 'operations'] satisfies ServiceName[])('th
     for (const { code } of document['x-error-codes']) expect(document.info.description).toContain(`| \`${code}\` |`);
   });
 });
+
+describe('the operations OpenAPI Access line', () => {
+  const document = serviceOpenApi('operations', CONTRACTS.operations) as { paths: Record<string, Record<string, Operation>> };
+
+  it('names the roles that see every object where only they do (brigades) or where a role is exempt (asset movements)', () => {
+    expect(document.paths['/api/v1/hr/brigades']?.get?.['x-access']).toBe(
+      'CEO, Engineer, Foreman, Mechanic, OtibSpecialist, Supply, Admin or super-admin, object scope except CEO, Engineer, Admin, OtibSpecialist',
+    );
+    expect(document.paths['/api/v1/hr/brigades']?.post?.description).toMatch(
+      /\*\*Access:\*\* Engineer, Foreman, Admin or super-admin, object scope except CEO, Engineer, Admin, OtibSpecialist\.$/,
+    );
+    expect(document.paths['/api/v1/eam/movements']?.get?.['x-access']).toBe(
+      'CEO, Engineer, Foreman, Mechanic, Admin or super-admin, object scope except Mechanic',
+    );
+  });
+});

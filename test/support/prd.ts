@@ -78,13 +78,30 @@ export async function prdFixtures(api: OperationsApi, options: FixtureOptions): 
     }),
     'item',
   );
+  const positions = (await api.act('Admin', 'GET', '/api/v1/hr/positions')).body as Array<{ id: string; code: string }>;
+  const positionId = positions.find((position) => position.code === 'DRILLER')!.id;
+  const hire = async (fullName: string) =>
+    (
+      await created(
+        api.act('Admin', 'POST', '/api/v1/hr/personnel', {
+          fullName,
+          tabNumber: `PRD-${unique()}`,
+          positionId,
+          hiredAt: '2024-01-15',
+          objectId,
+        }),
+        'employee',
+      )
+    ).id;
+  const personnelIds: string[] = [];
+  for (let index = 0; index < (options.personnel ?? 2); index += 1) personnelIds.push(await hire(`Машинист ${index + 1}`));
   await created(
     api.act('Supply', 'POST', '/api/v1/scm/tmc/receipts', {
       warehouseId: warehouse.id,
       source: 'return',
       inboundDate: '2026-01-01',
       documentNumber: `ПН-${unique()}`,
-      receivedById: randomUUID(),
+      receivedById: personnelIds[0] ?? (await hire('Кладовщик')),
       lines: [{ itemId: item.id, quantity: options.stock ?? 10_000, price: 10 }],
     }),
     'receipt',
@@ -107,22 +124,6 @@ export async function prdFixtures(api: OperationsApi, options: FixtureOptions): 
       'asset',
     );
     assetIds.push(asset.id);
-  }
-  const positions = (await api.act('Admin', 'GET', '/api/v1/hr/positions')).body as Array<{ id: string; code: string }>;
-  const positionId = positions.find((position) => position.code === 'DRILLER')!.id;
-  const personnelIds: string[] = [];
-  for (let index = 0; index < (options.personnel ?? 2); index += 1) {
-    const person = await created(
-      api.act('Admin', 'POST', '/api/v1/hr/personnel', {
-        fullName: `Машинист ${index + 1}`,
-        tabNumber: `PRD-${unique()}`,
-        positionId,
-        hiredAt: '2024-01-15',
-        objectId,
-      }),
-      'employee',
-    );
-    personnelIds.push(person.id);
   }
   return { objectId, tankId: tank.id, warehouseId: warehouse.id, itemId: item.id, assetIds, personnelIds, positionId };
 }

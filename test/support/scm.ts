@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { call, idempotencyKey, type Call, type Session } from './operations.js';
+import { call, demoEmail, idempotencyKey, login, type Call, type Session } from './operations.js';
 import type { TestStack } from './stack.js';
 
 /** Stock fixtures for the suppliers and stock tests: warehouses, items, receipts and balances over REST. */
@@ -22,6 +22,7 @@ export interface ReceiptLine {
 
 export class StockFixtures {
   private serial = 0;
+  private receiverId?: Promise<string>;
 
   constructor(
     private readonly stack: TestStack,
@@ -62,13 +63,32 @@ export class StockFixtures {
     return created.body.id;
   }
 
-  receive(warehouseId: string, lines: readonly ReceiptLine[], fields: Record<string, unknown> = {}): Promise<Call> {
+  /** The employee receipts name as their receiver: hired once, at the first production object, by the demo Admin. */
+  receiver(): Promise<string> {
+    this.receiverId ??= (async () => {
+      const admin = await login(this.stack, demoEmail('Admin'));
+      const positions = await this.get(admin, '/api/v1/hr/positions');
+      const [objectId] = Object.values(await this.objects());
+      const hired = await this.post(admin, '/api/v1/hr/personnel', {
+        fullName: 'Кладовщик склада',
+        tabNumber: `STK-${randomUUID().slice(0, 8)}`,
+        positionId: (positions.body as Array<{ id: string }>)[0]!.id,
+        objectId,
+        hiredAt: '2024-01-15',
+      });
+      expect(hired.status, JSON.stringify(hired.body)).toBe(201);
+      return hired.body.id as string;
+    })();
+    return this.receiverId;
+  }
+
+  async receive(warehouseId: string, lines: readonly ReceiptLine[], fields: Record<string, unknown> = {}): Promise<Call> {
     return this.post(this.keeper, RECEIPTS, {
       warehouseId,
       source: 'return',
       inboundDate: '2026-11-20',
       documentNumber: `ПН-${++this.serial}`,
-      receivedById: this.keeper.userId,
+      receivedById: await this.receiver(),
       lines,
       ...fields,
     });

@@ -36,7 +36,7 @@ export const scmRegisterTmcReceipt = defineOperation({
       documentNumber: documentNumber(),
       documentReference: documentReference(),
       requestId: ops.ref('scm.tmc-request').nullable().optional().describe('The TMC request the goods answer, or null.'),
-      receivedById: ops.id().describe('The person (personnel id) who received the goods.'),
+      receivedById: ops.ref('hr.personnel').describe('The employee (personnel id) who received the goods.'),
       lines: lines(TmcReceiptLineInput),
     },
   },

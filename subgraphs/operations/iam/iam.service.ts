@@ -187,7 +187,9 @@ export class IamService {
     if (!organizationId) throw OperationsError.organizationRequired();
     const [organization] = await em.execute(`select 1 from "operations"."organization" where "id" = ?`, [organizationId]);
     if (!organization) throw OperationsError.organizationNotFound();
-    const user = await this.insertUser(em, { ...input, organizationId });
+    const objectIds = [...new Set(input.objectIds)];
+    await this.checkObjects(em, organizationId, objectIds);
+    const user = await this.insertUser(em, { ...input, objectIds, organizationId });
     if (!input.password) await this.invite(em, user, client);
     return userData(user);
   }
@@ -254,22 +256,35 @@ export class IamService {
     );
     if (!user) throw OperationsError.notFound('User');
     const objectIds = change.objectIds ? [...new Set(change.objectIds)] : undefined;
-    if (objectIds && objectIds.length > 0) {
-      const found = await em.execute<Array<{ id: string }>>(
-        `select "id" from "operations"."production_object" where "id" = any(?::uuid[]) and "organization_id" = ? and "deleted_at" is null`,
-        [`{${objectIds.join(',')}}`, principal.organizationId],
-      );
-      const known = new Set(found.map((row) => row.id));
-      const unknown = objectIds.filter((objectId) => !known.has(objectId));
-      if (unknown.length > 0)
-        throw OperationsError.invalid('objectIds', `not production objects of the organization: ${unknown.join(', ')}`);
-    }
+    if (objectIds) await this.checkObjects(em, principal.organizationId!, objectIds);
     const [row] = await em.execute<UserRow[]>(
       `update "operations"."app_user" u set "roles" = coalesce(?::text[], "roles"), "object_ids" = coalesce(?::uuid[], "object_ids"), "updated_at" = now()
        where u."id" = ? returning ${USER_COLUMNS}`,
       [change.roles ? `{${change.roles.join(',')}}` : null, objectIds ? `{${objectIds.join(',')}}` : null, id],
     );
     return userData(row!);
+  }
+
+  /**
+   * Refuses (422 naming `objectIds`) ids that are not live production objects of the
+   * organization: another organization's object is answered like a missing one. The
+   * objects are read under that organization's row-level security — for the super-admin
+   * creating a user elsewhere, not the organization it acts in — and the setting is put back.
+   */
+  private async checkObjects(em: EntityManager, organizationId: string, objectIds: readonly string[]): Promise<void> {
+    if (objectIds.length === 0) return;
+    const [tenant] = await em.execute<Array<{ previous: string | null }>>(
+      `select current_setting('app.organization_id', true) as "previous", set_config('app.organization_id', ?, true)`,
+      [organizationId],
+    );
+    const found = await em.execute<Array<{ id: string }>>(
+      `select "id"::text as "id" from "operations"."production_object" where "id" = any(?::uuid[]) and "organization_id" = ? and "deleted_at" is null`,
+      [`{${objectIds.join(',')}}`, organizationId],
+    );
+    await em.execute(`select set_config('app.organization_id', ?, true)`, [tenant?.previous ?? '']);
+    const known = new Set(found.map((row) => row.id.toLowerCase()));
+    const unknown = objectIds.filter((objectId) => !known.has(objectId.toLowerCase()));
+    if (unknown.length > 0) throw OperationsError.invalid('objectIds', `not production objects of the organization: ${unknown.join(', ')}`);
   }
 
   listUsers(em: EntityManager, principal: Principal, page: { cursor?: string; limit: number }) {

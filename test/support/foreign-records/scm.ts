@@ -30,12 +30,20 @@ export const scmForeignRecords: ForeignRecords = async (context) => {
     unit: 'шт',
   });
   const line = { itemId: item, quantity: 5 };
+  const positionId = await importOne(context, '/api/v1/hr/positions', 'scm-position');
+  const receiver = await create(stack, admin, '/api/v1/hr/personnel', {
+    fullName: 'Other Storekeeper',
+    tabNumber: 'OTHER-SCM-1',
+    positionId,
+    objectId,
+    hiredAt: '2020-01-01',
+  });
   await create(stack, admin, '/api/v1/scm/tmc/receipts', {
     warehouseId: warehouse,
     source: 'return',
     inboundDate: '2026-11-01',
     documentNumber: 'R-1',
-    receivedById: admin.userId,
+    receivedById: receiver,
     lines: [{ ...line, price: 10 }],
   });
   const transfer = await create(stack, admin, '/api/v1/scm/tmc/transfers', {
