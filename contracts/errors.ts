@@ -16,6 +16,11 @@ export interface ErrorCodeDefinition {
   readonly status: number;
   /** One sentence for the error catalogue. */
   readonly description: string;
+  /**
+   * A short summary of the problem type, the same for every occurrence (RFC 9457 `title`);
+   * by default the code in words (`ASSET_ALREADY_DECOMMISSIONED` → "Asset already decommissioned").
+   */
+  readonly title?: string;
 }
 
 export interface RegisteredErrorCode extends ErrorCodeDefinition {
@@ -23,6 +28,13 @@ export interface RegisteredErrorCode extends ErrorCodeDefinition {
   readonly namespace: ErrorNamespace;
   /** The code as it appears on the wire. */
   readonly code: string;
+  readonly title: string;
+}
+
+/** A code in words: `ASSET_ALREADY_DECOMMISSIONED` → "Asset already decommissioned". */
+export function titleOfCode(code: string): string {
+  const words = code.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export interface ErrorDetail {
@@ -49,7 +61,7 @@ export function defineErrorCodes<const T extends Record<string, ErrorCodeDefinit
   for (const [code, definition] of Object.entries(codes)) {
     const key = `${namespace}.${code}` as ErrorKey;
     if (registry.has(key)) throw new Error(`error code ${key} is registered twice`);
-    registry.set(key, { key, namespace, code, ...definition });
+    registry.set(key, { key, namespace, code, ...definition, title: definition.title ?? titleOfCode(code) });
     keys[code] = key;
   }
   return keys as { readonly [K in keyof T]: ErrorKey };
@@ -66,6 +78,15 @@ export function errorCatalogue(namespaces: readonly ErrorNamespace[]): Registere
   return [...registry.values()]
     .filter((entry) => namespaces.includes(entry.namespace))
     .sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
+}
+
+/** The code registered under `code` (its wire spelling) in the first of the namespaces that has it. */
+export function registeredCode(code: string, namespaces: readonly ErrorNamespace[]): RegisteredErrorCode | undefined {
+  for (const namespace of namespaces) {
+    const found = registry.get(`${namespace}.${code}` as ErrorKey);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 export class DomainError extends Error {

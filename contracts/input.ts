@@ -153,7 +153,8 @@ export interface ValidationOptions {
   readonly wire?: boolean;
   /**
    * Hold lenient fields (those whose schema catches a bad value into its default, as some
-   * REST routes document) to the schema they publish: an MCP tool's `inputSchema`.
+   * REST routes document) to the schema they publish, and refuse arguments it does not
+   * declare: an MCP tool's `inputSchema`.
    */
   readonly strict?: boolean;
   /** Name problems by the operation's own argument names (an MCP tool's), not by a REST binding's. */
@@ -170,6 +171,17 @@ function strictIssues(schema: z.ZodObject, args: Record<string, unknown>): z.cor
     if (!checked.success) issues.push(...checked.error.issues.map((issue) => ({ ...issue, path: [field, ...issue.path] })));
   }
   return issues;
+}
+
+/** Arguments the schema does not declare: refused where the input is held to its published schema (an MCP tool's). */
+function unknownArguments(schema: z.ZodObject, args: Record<string, unknown>): z.core.$ZodIssue[] {
+  const shape = schema.shape as Record<string, z.ZodType>;
+  return Object.keys(args)
+    .filter((name) => !(name in shape))
+    .map(
+      (name) =>
+        ({ code: 'unrecognized_keys', keys: [name], path: [name], message: 'unknown field', input: args[name] }) as z.core.$ZodIssue,
+    );
 }
 
 /**
@@ -197,7 +209,7 @@ export function validateInput<T>(
   }
   const schema = options.wire ? contract.wireArgs : contract.args;
   const parsed = schema.safeParse(args);
-  const lenient = options.strict ? strictIssues(schema, args) : [];
+  const lenient = options.strict ? [...unknownArguments(schema, args), ...strictIssues(schema, args)] : [];
   if (parsed.success && lenient.length === 0) return { ok: true, value: parsed.data as T };
   const issues = [...lenient, ...(parsed.success ? [] : parsed.error.issues)];
   return { ok: false, issues: issues.map((issue) => issueOf(contract, args, issue, binding)) };

@@ -80,6 +80,8 @@ export interface WireRequest<In = Record<string, unknown>> {
   readonly body: unknown;
   /** The OpenAPI description of the operation's service, as `/openapi.json` serves it. */
   readonly openapi: () => Record<string, unknown>;
+  /** The process's metrics in the Prometheus text exposition format, and its content type. */
+  readonly metrics: () => Promise<{ readonly type: string; readonly body: string }>;
   readonly headers: Readonly<Record<string, string | undefined>>;
 }
 

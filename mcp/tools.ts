@@ -33,7 +33,8 @@ export function mcpTools(contracts: readonly OperationContract[]): McpToolDefini
         name: binding.tool,
         title: contract.summary,
         description: binding.description ?? `${contract.summary}. ${contract.description ?? ''}`.trim(),
-        inputSchema,
+        // Arguments the schema does not name are refused (contracts/input.ts).
+        inputSchema: { ...inputSchema, additionalProperties: false },
         annotations: { readOnlyHint: contract.kind === 'query', openWorldHint: false },
         contract,
       },

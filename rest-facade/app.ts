@@ -42,6 +42,8 @@ export interface AppOptions {
   readonly streams?: StreamSources;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** Where to record error answers a route's contract does not declare (`QANTARA_CHECK_DECLARED_ERRORS`; tests). */
+  readonly declaredErrorsLog?: string;
   readonly publicBaseUrl?: string;
   /** `{site_url}` when it differs from `publicBaseUrl` (discovery documents). */
   readonly siteBaseUrl?: string;
@@ -170,11 +172,12 @@ export function createApp(options: AppOptions): Koa {
     body,
     headers: requestHeaders(ctx),
     openapi: () => openapi(service),
+    metrics: async () => ({ type: options.metrics.registry.contentType, body: await options.metrics.registry.metrics() }),
   });
   const runner = new OperationRunner({ server: options.server, internal: options.internal, operations, contextFor, wireRequest });
   const contracts = options.contracts ?? ALL_CONTRACTS;
   const router = new Router();
-  const deps = { runner, streams: options.streams, contextFor };
+  const deps = { runner, streams: options.streams, contextFor, declaredErrorsLog: options.declaredErrorsLog };
   for (const route of contractRoutes(contracts)) {
     router.register(route.binding.path, [route.binding.method], routeHandler(route, deps));
   }
@@ -201,10 +204,13 @@ export function createApp(options: AppOptions): Koa {
   router.get('/graphql/schema.graphql', serveSchemaDocument(options.apiSchema ?? (() => undefined)));
   router.get('/graphql/explorer.js', serveExplorerAsset('script'));
   router.get('/graphql/explorer.css', serveExplorerAsset('style'));
-  router.get('/metrics', async (ctx) => {
-    ctx.type = options.metrics.registry.contentType;
-    ctx.body = await options.metrics.registry.metrics();
-  });
+  // `/metrics` is the operations contract `operationsMetrics`; an app serving no operations still exports its metrics.
+  if (!served.has('operations')) {
+    router.get('/metrics', async (ctx) => {
+      ctx.type = options.metrics.registry.contentType;
+      ctx.body = await options.metrics.registry.metrics();
+    });
+  }
   app.use(requestScope(options.logger));
   app.use(httpMetrics(options.metrics));
   app.use(catchAll());

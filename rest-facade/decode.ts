@@ -73,9 +73,21 @@ function readBody(route: Route, body: unknown, issues: InputIssue[]): Record<str
     return {};
   }
   const args: Record<string, unknown> = {};
+  const known = new Set<string>();
   for (const field of Object.keys(fields)) {
-    const value = decoded[wireName(contract, field, binding)];
+    const name = wireName(contract, field, binding);
+    known.add(name);
+    const value = decoded[name];
     if (value !== undefined) args[field] = value;
+  }
+  // A field the contract does not declare is refused, not dropped: a misspelt field would
+  // otherwise answer 200 and change nothing. A binding with its own `decode` reads a wire
+  // format of its own and says which fields it takes (docs/adr/00NN-strict-request-bodies.md).
+  if (!binding.decode) {
+    for (const [name, value] of Object.entries(decoded)) {
+      if (known.has(name)) continue;
+      issues.push({ location: 'body', path: [name], code: 'unrecognized_keys', message: 'unknown field', input: value });
+    }
   }
   return args;
 }

@@ -6,6 +6,7 @@ import type { GatewayContext } from '../gateway/context.js';
 import { edgeHeaders } from '../gateway/edge-headers.js';
 import type { StreamSources } from '../gateway/stream-sources.js';
 import { BodyError, readJsonBody } from '../runtime/http/body.js';
+import { recordIfUndeclared } from './declared-errors.js';
 import { decodeRequest } from './decode.js';
 import { serveEventStream } from './event-stream.js';
 import { variablesOf, type OperationRunner } from './execute.js';
@@ -17,6 +18,8 @@ export interface HandlerDeps {
   readonly runner: OperationRunner;
   readonly contextFor: (ctx: Context) => GatewayContext;
   readonly streams?: StreamSources;
+  /** A file to append every error answer the route's contract does not declare to (rest-facade/declared-errors.ts). */
+  readonly declaredErrorsLog?: string;
 }
 
 /** Writes a wire response to Koa. */
@@ -88,6 +91,7 @@ export function routeHandler(route: Route, deps: HandlerDeps): Middleware {
       if (!FacadeError.isExpected(error)) ctx.state.logger?.error({ err: error }, 'unexpected facade error');
       sendError(ctx, route.family, error);
     }
+    if (deps.declaredErrorsLog) recordIfUndeclared(deps.declaredErrorsLog, contract, binding.method, binding.path, ctx.status, ctx.body);
   };
 }
 

@@ -56,6 +56,8 @@ export interface Config {
   /** Where the Stripe SDK sends API calls (default Stripe's own); for a proxy or a test double. */
   readonly stripeApiUrl: string | undefined;
   readonly logLevel: LogLevel;
+  /** A file the REST facade appends every error answer its contract does not declare to (tests; off when unset). */
+  readonly declaredErrorsLog: string | undefined;
   readonly subgraphUrls: Readonly<Partial<Record<SubgraphName, string>>>;
   /** How long SIGTERM waits for in-flight requests before closing connections. */
   readonly shutdownTimeoutMs: number;
@@ -460,6 +462,7 @@ export function loadConfig(env: Env = process.env): Config {
     stripeWebhookSecret,
     stripeApiUrl: url(env, 'STRIPE_API_URL', HTTP),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    declaredErrorsLog: optional(env, 'QANTARA_CHECK_DECLARED_ERRORS'),
     subgraphUrls,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     demoLibrary: boolean(env, 'DEMO_LIBRARY', true),

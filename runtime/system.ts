@@ -208,6 +208,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       streams: gateway.streams,
       logger,
       metrics,
+      declaredErrorsLog: config.declaredErrorsLog,
       publicBaseUrl: config.publicBaseUrl,
       siteBaseUrl: config.siteBaseUrl,
       apiBaseUrl: config.apiBaseUrl,

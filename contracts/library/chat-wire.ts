@@ -33,6 +33,7 @@ export const ChatRequestWire = z
   .meta({
     id: 'ChatRequest',
     description: 'Chat request in the chat-completions format; other fields of that format are accepted and ignored.',
+    additionalProperties: true,
   });
 
 const ChatUsageWire = z.object({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });

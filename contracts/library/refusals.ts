@@ -55,6 +55,8 @@ function pydantic(issue: InputIssue): Worded {
   if (own) return own;
   if (issue.input === undefined) return { type: 'missing', msg: 'Field required', ctx: {} };
   switch (issue.code) {
+    case 'unrecognized_keys':
+      return { type: 'extra_forbidden', msg: 'Extra inputs are not permitted', ctx: {} };
     case 'invalid_type':
       if (issue.expected === 'int' || issue.expected === 'number') return integerProblem(issue.input);
       if (issue.expected === 'object') {

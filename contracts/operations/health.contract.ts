@@ -93,3 +93,25 @@ export const operationsLiveness = defineOperation({
     },
   ],
 });
+
+export const operationsMetrics = defineOperation({
+  service: 'operations',
+  name: 'operationsMetrics',
+  kind: 'edge',
+  summary: 'Metrics scrape',
+  description:
+    'A text snapshot of every registered metric in the Prometheus exposition format, for the monitoring server (seed 002: ' +
+    'public). Counts requests by method, route and status, GraphQL operations, saga and queue work, and database pools.',
+  tags: ['health'],
+  access: publicAccess(),
+  output: z.string(),
+  rest: {
+    method: 'GET',
+    path: '/metrics',
+    contentType: 'text/plain',
+    respond: async (_data, request) => {
+      const { type, body } = await request.metrics();
+      return { type, body };
+    },
+  },
+});

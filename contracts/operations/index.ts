@@ -3,7 +3,7 @@ import { operationsDocs } from './docs.contract.js';
 import { operationsAsyncApiDocument } from './events.contract.js';
 import { EAM_CONTRACTS } from './eam/index.js';
 import { FUEL_CONTRACTS } from './fuel/index.js';
-import { operationsHealth, operationsLiveness } from './health.contract.js';
+import { operationsHealth, operationsLiveness, operationsMetrics } from './health.contract.js';
 import { ACCOUNT_CONTRACTS } from './accounts.contract.js';
 import { API_KEY_CONTRACTS } from './api-keys.contract.js';
 import {
@@ -40,6 +40,7 @@ import { WEBHOOK_CONTRACTS } from './webhooks.contract.js';
 export const OPERATIONS_CONTRACTS: readonly OperationContract[] = [
   operationsHealth,
   operationsLiveness,
+  operationsMetrics,
   operationsDocs,
   operationsAsyncApiDocument,
   iamRefresh,

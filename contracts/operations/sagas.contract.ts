@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { members, superAdminOnly } from '../access.js';
 import { defineOperation } from '../operation.js';
 import { defineSubscription, topicFeed } from '../subscription.js';
+import { EamErrorCode } from './eam/errors.js';
 import { OperationsErrorCode as Code } from './errors.js';
 import { ops } from './fields.js';
 import { iamMe } from './iam.contract.js';
@@ -223,7 +224,13 @@ export const eamStartAssetDecommissionSaga = defineOperation({
   },
   output: z.object({ sagaId: z.uuid(), assetId: z.uuid(), status: z.literal('enqueued') }).meta({ id: 'AssetDecommissionSagaStarted' }),
   rest: { method: 'POST', path: '/api/v1/eam/sagas/asset-decommission', status: 202 },
-  errors: [Code.RECORD_NOT_FOUND, Code.SAGA_ALREADY_RUNNING],
+  errors: [
+    Code.RECORD_NOT_FOUND,
+    Code.SAGA_ALREADY_RUNNING,
+    EamErrorCode.ASSET_ALREADY_DECOMMISSIONED,
+    EamErrorCode.ASSET_CO_APPROVER_INVALID,
+    EamErrorCode.ASSET_CO_APPROVER_IS_ACTOR,
+  ],
 });
 
 export const SAGA_CONTRACTS = [

@@ -63,8 +63,9 @@ const ResearchCreditsError = z
 const Problem = z
   .object({
     type: z.string().optional().describe('A URI naming the problem type (`about:blank` when only the code says).'),
-    title: z.string(),
+    title: z.string().describe("The code's stable title, the same for every occurrence (`x-error-codes` lists them)."),
     status: z.int(),
+    detail: z.string().describe("This occurrence's explanation."),
     code: z.string().describe('Machine code; see `x-error-codes`.'),
     instance: z.string().describe('The request path.'),
     errors: z

@@ -73,7 +73,8 @@ function refusable(contract: OperationContract): boolean {
   return Object.values(contract.wireArgs.shape as Record<string, z.ZodType>).some((schema) => !isLenient(schema));
 }
 
-function statusesOf(contract: OperationContract): number[] {
+/** The error statuses an operation's description declares (its access, input, idempotency, references and own errors). */
+export function declaredStatuses(contract: OperationContract): number[] {
   const family = contractFamily(contract);
   const statuses = new Set<number>(ACCESS_STATUSES[contract.access.kind]);
   if (refusable(contract) || family === 'library-admin') statuses.add(422);
@@ -135,7 +136,8 @@ class OpenApiBuilder {
         fields.map(([field, value]) => [wireName(contract, field, binding), this.schemas.schema(value, 'input')]),
       );
       const required = fields.filter(([, value]) => !unwrap(value).optional).map(([field]) => wireName(contract, field, binding));
-      schema = { type: 'object', properties, ...(required.length ? { required } : {}) };
+      // Fields the contract does not declare are refused with 422 (rest-facade/decode.ts).
+      schema = { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
     }
     return { required: true, content: { 'application/json': { schema } } };
   }
@@ -170,7 +172,7 @@ class OpenApiBuilder {
     const family = contractFamily(contract);
     const codes = contract.errors.map(errorCode);
     return Object.fromEntries(
-      statusesOf(contract).map((status) => {
+      declaredStatuses(contract).map((status) => {
         const { schema, contentType } = errorBody(family, status);
         const named = codes.filter((code) => code.status === status).map((code) => `\`${code.code}\``);
         const description = named.length ? `Codes: ${named.join(', ')}.` : `HTTP ${status}.`;
@@ -228,6 +230,9 @@ export function serviceOpenApi(service: ServiceName, contracts: readonly Operati
     tags,
     paths,
     components: { schemas: builder.schemas.components, headers: RATE_LIMIT_HEADERS, securitySchemes: SECURITY_SCHEMES[service] },
-    'x-error-codes': codes.map(({ code, status, description }) => ({ code, status, description })),
+    // An operations Problem's `title` is its code's title.
+    'x-error-codes': codes.map(({ code, status, title, description }) =>
+      service === 'operations' ? { code, status, title, description } : { code, status, description },
+    ),
   };
 }

@@ -27,6 +27,7 @@ const request = (input: Record<string, unknown> = {}): WireRequest => ({
   body: undefined,
   headers: {},
   openapi: () => ({}),
+  metrics: async () => ({ type: 'text/plain', body: '' }),
 });
 
 /** What the contract's (first) REST binding answers. */

@@ -155,7 +155,7 @@ describe('the virus scan', () => {
     const infected = await confirm(id);
     expect(infected.status).toBe(422);
     expect(infected.body.code).toBe('DOCUMENT_INFECTED');
-    expect(infected.body.title).toContain('Eicar-Test-Signature');
+    expect(infected.body.detail).toContain('Eicar-Test-Signature');
     expect((await confirm(id)).body.code).toBe('DOCUMENT_NOT_UPLOADED');
     expect((await downloadAddress(id)).body.code).toBe('DOCUMENT_NOT_READY');
   });

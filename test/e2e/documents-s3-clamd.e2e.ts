@@ -165,7 +165,7 @@ describe('with an S3-compatible store and clamd', () => {
     const infected = await confirm(id);
     expect(infected.status).toBe(422);
     expect(infected.body.code).toBe('DOCUMENT_INFECTED');
-    expect(infected.body.title).toContain(SIGNATURE);
+    expect(infected.body.detail).toContain(SIGNATURE);
     expect((await confirm(id)).body.code).toBe('DOCUMENT_NOT_UPLOADED');
     expect((await call(stack, engineer, 'GET', `/api/v1/core/documents/${id}/download`)).body.code).toBe('DOCUMENT_NOT_READY');
   });

@@ -131,7 +131,7 @@ describe('assets', () => {
     expect(unknownClass.status).toBe(404);
     const otherObject = await actors.act('Mechanic', 'POST', '/api/v1/eam/assets', { ...body, currentObjectId: actors.south });
     expect(otherObject.status).toBe(404);
-    expect(otherObject.body.title).toBe('Production object not found.');
+    expect(otherObject.body.detail).toBe('Production object not found.');
     const notMechanic = await actors.act('Engineer', 'POST', '/api/v1/eam/assets', {
       ...body,
       responsibleMechanicId: actors.userId('Engineer'),

@@ -141,11 +141,11 @@ describe('the state machine', () => {
     await actors.act('Mechanic', 'POST', `/api/v1/eam/assets/${assetId}/conserve`, { reason: 'Консервация' });
     const refused = await step('Mechanic', record.id, 'start', {});
     expect(refused.status).toBe(409);
-    expect(refused.body.title).toContain('Asset is conserved');
+    expect(refused.body.detail).toContain('Asset is conserved');
     await actors.act('Mechanic', 'POST', `/api/v1/eam/assets/${assetId}/return-from-conservation`, {});
     await actors.act('Mechanic', 'POST', `/api/v1/eam/assets/${assetId}/to-repair`, { reason: 'Поломка' });
     expect((await step('Mechanic', record.id, 'start', {})).status).toBe(409);
-    expect((await step('Mechanic', record.id, 'start', {})).body.title).toContain('Asset is maintenance');
+    expect((await step('Mechanic', record.id, 'start', {})).body.detail).toContain('Asset is maintenance');
     expect((await asset(assetId)).status).toBe('maintenance');
   });
 

@@ -72,8 +72,9 @@ describe('unknown paths', () => {
     expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(await response.json()).toEqual({
       type: 'about:blank',
-      title: 'no route for /api/v1/nothing-here',
+      title: 'Not found',
       status: 404,
+      detail: 'no route for /api/v1/nothing-here',
       code: 'NOT_FOUND',
       instance: '/api/v1/nothing-here',
     });

@@ -171,8 +171,8 @@ describe('termination and open assignments', () => {
     const refused = await act(admin, person.id, 'terminate', { reason: 'Leaving' });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('HR_OPEN_ASSIGNMENTS');
-    expect(refused.body.title).toContain(member);
-    expect(refused.body.title).toContain(led);
+    expect(refused.body.detail).toContain(member);
+    expect(refused.body.detail).toContain(led);
     expect((await call(stack, admin, 'GET', `/api/v1/hr/personnel/${person.id}`)).body.status).toBe('active');
     expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${member}/roster`)).body).toHaveLength(1);
     expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${led}`)).body.brigadierId).toBe(person.id);

@@ -138,7 +138,7 @@ describe('keys', () => {
     await db.query(`update operations.api_key set expires_at = now() - interval '1 second' where id = $1`, [expiring.api_key.id]);
     const expired = await withKey(expiring.key, 'GET', '/api/v1/hr/positions');
     expect(expired.status).toBe(401);
-    expect(expired.body.title).toContain('expired');
+    expect(expired.body.detail).toContain('expired');
 
     const revoking = (await createKey(admin, { label: 'revoking' })).body;
     expect((await withKey(revoking.key, 'GET', '/api/v1/hr/positions')).status).toBe(200);
@@ -146,7 +146,7 @@ describe('keys', () => {
     expect(revoked.body).toMatchObject({ id: revoking.api_key.id, status: 'revoked' });
     const after = await withKey(revoking.key, 'GET', '/api/v1/hr/positions');
     expect(after.status).toBe(401);
-    expect(after.body.title).toContain('revoked');
+    expect(after.body.detail).toContain('revoked');
   });
 
   it('lets only the owner or an Admin manage a key; others find none', async () => {

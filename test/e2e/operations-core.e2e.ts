@@ -119,9 +119,14 @@ describe('organizations', () => {
     );
     expect(collision.status).toBe(409);
     expect(collision.body.code).toBe('ORGANIZATION_SLUG_TAKEN');
-    const renamed = await mutate('rename organization', root, 'PATCH', `/api/v1/core/organizations/${created.body.id}`, {
+    // The slug is immutable: the update body has no such field, so sending one is refused, not ignored.
+    const reslugged = await mutate('rename organization', root, 'PATCH', `/api/v1/core/organizations/${created.body.id}`, {
       name: 'North Mining',
       slug: 'x',
+    });
+    expect(reslugged).toMatchObject({ status: 422, body: { errors: [{ field: 'slug' }] } });
+    const renamed = await mutate('rename organization', root, 'PATCH', `/api/v1/core/organizations/${created.body.id}`, {
+      name: 'North Mining',
     });
     expect(renamed.body).toMatchObject({ name: 'North Mining', slug: 'north-mining' });
     expect((await mutate('deactivate', root, 'POST', `/api/v1/core/organizations/${created.body.id}/deactivate`)).body.status).toBe(

@@ -514,7 +514,7 @@ describe('personnel', () => {
     expect(added.status).toBe(201);
     const refusedTermination = await act('Admin', 'POST', `/api/v1/hr/personnel/${hired.body.id}/terminate`, { reason: 'Уволен' });
     expect([refusedTermination.status, refusedTermination.body.code]).toEqual([409, 'HR_OPEN_ASSIGNMENTS']);
-    expect(refusedTermination.body.title).toContain(`operator in the draft shift report of ${report.shiftDate}`);
+    expect(refusedTermination.body.detail).toContain(`operator in the draft shift report of ${report.shiftDate}`);
     const forced = await act('Admin', 'POST', `/api/v1/hr/personnel/${hired.body.id}/terminate`, { reason: 'Уволен', force: true });
     expect([forced.status, forced.body.status]).toEqual([200, 'terminated']);
     const [usageRow] = (await act('Engineer', 'GET', `${REPORTS}/${report.id}/children`)).body.assetUsages;

@@ -58,6 +58,7 @@ export async function startResearchDeployment(): Promise<ResearchDeployment> {
         });
         return { status: response.status, body: (await response.json()) as never };
       },
+      undeclaredErrors: () => [],
       stop,
       [Symbol.asyncDispose]: stop,
     };

@@ -1,3 +1,7 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { UndeclaredAnswer } from '../../rest-facade/declared-errors.js';
 import { loadConfig, type Config } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
 import { startSystem, type System } from '../../runtime/system.js';
@@ -16,6 +20,8 @@ export interface TestStack {
     variables?: Record<string, unknown>,
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: { data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } }>;
+  /** Error answers of REST routes their contracts do not declare, so far (rest-facade/declared-errors.ts). */
+  undeclaredErrors(): UndeclaredAnswer[];
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -26,7 +32,10 @@ export interface TestStack {
  */
 export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
   const database = env.DATABASE_URL ? undefined : await createTestDatabase();
+  const checks = mkdtempSync(join(tmpdir(), 'declared-errors-'));
+  const declaredErrorsLog = join(checks, 'undeclared.jsonl');
   const config = loadConfig({
+    QANTARA_CHECK_DECLARED_ERRORS: declaredErrorsLog,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -39,6 +48,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
   const stop = async () => {
     await system.stop();
     await database?.drop();
+    rmSync(checks, { recursive: true, force: true });
   };
   return {
     url,
@@ -46,6 +56,13 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
     system,
     databaseUrl: config.databaseUrl ?? system.databaseUrl ?? '',
     fetch: (path, init) => fetch(`${url}${path}`, init),
+    undeclaredErrors: () =>
+      existsSync(declaredErrorsLog)
+        ? readFileSync(declaredErrorsLog, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as UndeclaredAnswer)
+        : [],
     async graphql(query, variables, headers = {}) {
       const response = await fetch(`${url}/graphql`, {
         method: 'POST',

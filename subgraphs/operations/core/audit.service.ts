@@ -39,7 +39,7 @@ export class AuditService {
       at: row.at_iso as string,
       actorId: (row.actor_id as string | null) ?? null,
       organizationId: (row.organization_id as string | null) ?? null,
-      entityType: row.entity_type as string,
+      entityType: row.entity_type as Entry['entityType'],
       entityId: row.entity_id as string,
       action: row.action as Entry['action'],
       operation: (row.operation as string | null) ?? null,
