@@ -6,6 +6,7 @@ import { OperationsErrorCode as Code } from './errors.js';
 import { cursorPaging, ops } from './fields.js';
 import {
   Accepted,
+  AltchaChallenge,
   AuthorizationUrl,
   BackupCodes,
   Done,
@@ -46,7 +47,7 @@ export const iamRegister = defineOperation({
   kind: 'mutation',
   summary: 'Register an account',
   description:
-    'Creates an inactive account and mails a verification link valid 24 hours. No organization is created: an Admin adds the user to one, or invites them. With `CHALLENGE_SECRET` set, `challenge_token` must pass a Turnstile-compatible bot challenge.',
+    'Creates an inactive account and mails a verification link valid 24 hours. No organization is created: an Admin adds the user to one, or invites them. `challenge_token` must pass the bot challenge: by default a solved ALTCHA proof of work from `GET /api/v1/iam/challenge`; with `CHALLENGE=turnstile` a Turnstile-compatible widget token; none with `CHALLENGE=off`.',
   tags: ['iam'],
   access: publicAccess(),
   input: {
@@ -56,9 +57,11 @@ export const iamRegister = defineOperation({
       password,
       challenge_token: z
         .string()
-        .max(2048)
+        .max(4096)
         .optional()
-        .describe('The bot-challenge widget’s token; required when the service has `CHALLENGE_SECRET`.'),
+        .describe(
+          'The solved bot challenge: the ALTCHA widget’s payload (base64 JSON of `{challenge, solution}`), or a Turnstile-compatible token; not needed with `CHALLENGE=off`.',
+        ),
       referral_code: z.string().max(100).optional(),
       affiliate_code: z.string().max(100).optional(),
       invitation_code: z.string().max(100).optional(),
@@ -72,6 +75,20 @@ export const iamRegister = defineOperation({
   output: Registration,
   rest: { method: 'POST', path: '/api/v1/iam/register', status: 201 },
   ...limited([ip(20, HOUR), per('email', 5, HOUR)], [Code.USER_EMAIL_TAKEN, Code.BOT_CHALLENGE_FAILED]),
+});
+
+export const iamChallenge = defineOperation({
+  service: 'operations',
+  name: 'iamChallenge',
+  kind: 'query',
+  summary: 'A bot challenge for registration',
+  description:
+    'A signed ALTCHA proof-of-work challenge, valid 10 minutes (the widget’s `challengeurl`). Solve it and send the payload as `challenge_token` of `POST /api/v1/iam/register`; each solution is taken once.',
+  tags: ['iam'],
+  access: publicAccess(),
+  output: AltchaChallenge,
+  rest: { method: 'GET', path: '/api/v1/iam/challenge', headers: noStore },
+  ...limited([ip(60, QUARTER)]),
 });
 
 export const iamVerifyEmail = defineOperation({
@@ -109,10 +126,10 @@ export const iamLogin = defineOperation({
   kind: 'mutation',
   summary: 'Sign in with e-mail and password',
   description:
-    'Wrong credentials get one message that never says which part was wrong; unverified and banned accounts get their own (after a right password). With a second factor enabled, every field but `two_factor` is null: finish at `/api/v1/iam/two-factor/verify`. With the IP whitelist on, an unknown address is refused and an approval link (24 hours) mailed.',
+    'The e-mail address must be valid and the password 8 to 64 characters long (part C’s login form), else 422. Wrong credentials get one message that never says which part was wrong; unverified and banned accounts get their own (after a right password). With a second factor enabled, every field but `user` and `two_factor` is null: finish at `/api/v1/iam/two-factor/verify`. With the IP whitelist on, an unknown address is refused and an approval link (24 hours) mailed.',
   tags: ['iam'],
   access: publicAccess(),
-  input: { body: { email: z.string().min(1).max(254), password: z.string().min(1).max(1024) } },
+  input: { body: { email, password } },
   output: Login,
   rest: { method: 'POST', path: '/api/v1/iam/login', headers: noStore },
   ...limited(
@@ -427,6 +444,7 @@ export const iamExchangeExternalSignIn = defineOperation({
 
 export const ACCOUNT_CONTRACTS = [
   iamRegister,
+  iamChallenge,
   iamVerifyEmail,
   iamResendVerification,
   iamLogin,

@@ -55,9 +55,11 @@ export const Login = z
     token_type: z.literal('Bearer').nullable(),
     expires_in: z.int().nullable().describe('Seconds the access token is valid for.'),
     refresh_token: z.string().nullable().describe('Opaque (30 days); exchange it once at `/api/v1/iam/refresh` for a new pair.'),
-    user: User.nullable(),
+    user: User,
     organizations: z.array(Organization).nullable(),
-    two_factor: SecondFactorChallenge.nullable().describe('Set while a second factor is pending (every other field is null then).'),
+    two_factor: SecondFactorChallenge.nullable().describe(
+      'Set while a second factor is pending (every other field but `user` is null then).',
+    ),
   })
   .meta({ id: 'Login', description: 'A signed-in session, or a sign-in waiting for its second factor.' });
 
@@ -73,6 +75,24 @@ export const Accepted = z.object({ accepted: z.literal(true) }).meta({
 export const Registration = z
   .object({ user: User, verification_sent: z.boolean() })
   .meta({ id: 'Registration', description: 'A new, unverified account; the verification link (24 h) was mailed.' });
+
+export const AltchaChallenge = z
+  .object({
+    parameters: z
+      .object({
+        algorithm: z.string(),
+        nonce: z.string(),
+        salt: z.string(),
+        cost: z.int(),
+        keyLength: z.int(),
+        keyPrefix: z.string(),
+        keySignature: z.string(),
+        expiresAt: z.int().describe('Epoch seconds after which the challenge is refused.'),
+      })
+      .meta({ id: 'AltchaChallengeParameters' }),
+    signature: z.string(),
+  })
+  .meta({ id: 'AltchaChallenge', description: 'An ALTCHA proof-of-work challenge (version 2), signed by the service.' });
 
 export const Done = z.object({ done: z.literal(true) }).meta({ id: 'Done', description: 'The action took effect.' });
 

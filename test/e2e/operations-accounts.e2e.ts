@@ -53,6 +53,7 @@ beforeAll(async () => {
     PORT: String(port),
     TRUST_PROXY: '1',
     SMTP_URL: mailbox.url,
+    CHALLENGE: 'turnstile',
     CHALLENGE_SECRET,
     CHALLENGE_VERIFY_URL: `${verifier.url}/siteverify`,
     OIDC_PROVIDERS: JSON.stringify([{ name: IDP.name, issuer: idp.issuer, clientId: IDP.clientId, clientSecret: IDP.clientSecret }]),
@@ -94,6 +95,17 @@ describe('a new user walks every account flow', () => {
     const response = await post('/api/v1/iam/register', { name: 'X', email: 'not-an-email', password: 'short', challenge_token: 'pass-x' });
     expect(response.status).toBe(422);
     expect(response.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(['email', 'password']);
+  });
+
+  it('refuses a sign-in whose password is not 8 to 64 characters with 422 and a field message, as the login form does', async () => {
+    for (const wrongLength of ['seven-7', 'x'.repeat(65)]) {
+      const response = await post('/api/v1/iam/login', { email, password: wrongLength });
+      expect(response.status).toBe(422);
+      expect(response.body.errors).toEqual([{ field: 'password', message: expect.any(String) }]);
+    }
+    const malformed = await post('/api/v1/iam/login', { email: 'not-an-email', password: 'long-enough-1' });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.errors).toEqual([{ field: 'email', message: expect.any(String) }]);
   });
 
   it('keeps the account inactive until verified; a resent link replaces the first; a link works once', async () => {
@@ -146,10 +158,11 @@ describe('a new user walks every account flow', () => {
     expect((await get('/api/v1/iam/security', session)).body).toMatchObject({ totp_enabled: true, backup_codes_left: 10 });
   });
 
-  it('withholds every token until the authenticator code passes', async () => {
+  it('withholds every token until the authenticator code passes, naming the user while the second factor is pending', async () => {
     const pending = await post('/api/v1/iam/login', { email, password });
     expect(pending.status).toBe(200);
-    expect(pending.body).toMatchObject({ access_token: null, token_type: null, expires_in: null, user: null, organizations: null });
+    expect(pending.body).toMatchObject({ access_token: null, token_type: null, expires_in: null, organizations: null });
+    expect(pending.body.user).toMatchObject({ email: email.toLowerCase(), emailVerified: true });
     expect(pending.body.two_factor.methods).toEqual(['totp', 'backup_code']);
     const challenge = pending.body.two_factor.challenge_id;
     const wrong = await post('/api/v1/iam/two-factor/verify', { challenge_id: challenge, method: 'totp', code: '000000' });

@@ -206,6 +206,35 @@ describe('daily quota', () => {
     }
   });
 
+  it('sends the X-RateLimit headers on refusals too: 401 for an unknown, expired or revoked key, 403 where a user’s token is needed', async () => {
+    const { admin: orgAdmin } = await organization();
+    const midnight = String(
+      Math.floor(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1) / 1000),
+    );
+    const headersOf = (response: Call) => [
+      response.headers.get('x-ratelimit-limit'),
+      response.headers.get('x-ratelimit-remaining'),
+      response.headers.get('x-ratelimit-reset'),
+    ];
+    const unknown = await withKey(`qsk_${'B'.repeat(43)}`, 'GET', '/api/v1/hr/positions');
+    expect(unknown.status).toBe(401);
+    expect(headersOf(unknown)).toEqual(['0', '0', midnight]);
+
+    const created = (await createKey(orgAdmin, { label: 'refusals', scopes: ['read'] })).body;
+    expect((await withKey(created.key, 'GET', '/api/v1/hr/positions')).headers.get('x-ratelimit-remaining')).toBe('999');
+    const userOnly = await withKey(created.key, 'GET', '/api/v1/iam/me');
+    expect(userOnly.status).toBe(403);
+    expect(headersOf(userOnly)).toEqual(['1000', '999', midnight]);
+    await db.query(`update operations.api_key set expires_at = now() - interval '1 second' where id = $1`, [created.api_key.id]);
+    const expired = await withKey(created.key, 'GET', '/api/v1/hr/positions');
+    expect(expired.status).toBe(401);
+    expect(headersOf(expired)).toEqual(['1000', '999', midnight]);
+    await db.query(`update operations.api_key set revoked_at = now() where id = $1`, [created.api_key.id]);
+    const revoked = await withKey(created.key, 'GET', '/api/v1/hr/positions');
+    expect(revoked.status).toBe(401);
+    expect(headersOf(revoked)).toEqual(['1000', '999', midnight]);
+  });
+
   it('refuses the 1001st call of a Free organization’s day with 429, exactly, under concurrency', async () => {
     const { admin: orgAdmin } = await organization();
     const key = (await createKey(orgAdmin, { label: 'burst' })).body.key;

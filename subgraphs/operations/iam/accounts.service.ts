@@ -45,11 +45,16 @@ export class AccountsService {
     private readonly signIn: SignInFlow,
     private readonly mailer: Mailer,
     private readonly box: SecretBox,
-    private readonly challenge: BotChallenge,
+    private readonly bot: BotChallenge,
   ) {}
 
+  /** A signed ALTCHA challenge for the registration form. */
+  challenge() {
+    return this.bot.issue();
+  }
+
   async register(em: EntityManager, input: Registration, client: ClientInfo) {
-    await this.challenge.pass(input.challenge_token, client.ip);
+    await this.bot.pass(input.challenge_token, client.ip);
     const onboarding = Object.fromEntries(ONBOARDING.flatMap((field) => (input[field] === undefined ? [] : [[field, input[field]]])));
     const [user] = await em.execute<UserRow[]>(
       `insert into "operations"."app_user" as u ("email", "password_hash", "name", "onboarding", "referral_code", "affiliate_code", "invitation_code")

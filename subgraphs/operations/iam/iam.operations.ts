@@ -49,6 +49,7 @@ export function iamOperations(services: Services, config: Config): Implementatio
     implement(iamJwks, () => keys.jwks()),
 
     implement(A.iamRegister, (input, { ctx }) => accounts.register(ctx.em, input, client(ctx))),
+    implement(A.iamChallenge, () => accounts.challenge()),
     implement(A.iamVerifyEmail, (input, { ctx }) => accounts.verifyEmail(ctx.em, input.token)),
     implement(A.iamResendVerification, (input, { ctx }) => accounts.resendVerification(ctx.em, input.email, client(ctx))),
     implement(A.iamForgotPassword, (input, { ctx }) => accounts.forgotPassword(ctx.em, input.email, client(ctx))),

@@ -50,7 +50,7 @@ export class IamService {
     return this.complete(em, await this.signIn.secondFactor(em, input.challenge_id, input.method, input.code, client));
   }
 
-  /** A session when the sign-in is done; otherwise the Login response with every field null but `two_factor`. */
+  /** A session when the sign-in is done; otherwise the Login response with `user` and `two_factor`, every other field null. */
   async complete(em: EntityManager, step: SignInStep): Promise<LoginData> {
     if (step.kind === 'signed-in') return this.session(em, step.user, randomUUID());
     return {
@@ -58,7 +58,7 @@ export class IamService {
       token_type: null,
       expires_in: null,
       refresh_token: null,
-      user: null,
+      user: userData(step.user),
       organizations: null,
       two_factor: step.pending,
     };
