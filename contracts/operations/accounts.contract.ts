@@ -6,6 +6,7 @@ import { OperationsErrorCode as Code } from './errors.js';
 import { cursorPaging, ops } from './fields.js';
 import {
   Accepted,
+  ActiveSessions,
   AltchaChallenge,
   AuthorizationUrl,
   BackupCodes,
@@ -345,6 +346,45 @@ export const iamLoginHistory = defineOperation({
   rest: { method: 'GET', path: '/api/v1/iam/login-history' },
 });
 
+export const iamSessions = defineOperation({
+  service: 'operations',
+  name: 'iamSessions',
+  kind: 'query',
+  summary: 'Active sessions of the account',
+  description: 'Every sign-in whose refresh token is still usable, the one of this request marked `current`.',
+  tags: ['iam'],
+  access: signedIn,
+  output: ActiveSessions,
+  rest: { method: 'GET', path: '/api/v1/iam/sessions' },
+});
+
+export const iamRevokeSession = defineOperation({
+  service: 'operations',
+  name: 'iamRevokeSession',
+  kind: 'mutation',
+  summary: 'Sign out one session',
+  description: 'Its refresh token and the access token issued with it stop working at once.',
+  tags: ['iam'],
+  access: signedIn,
+  input: { path: { id: z.uuid() } },
+  output: Done,
+  rest: { method: 'DELETE', path: '/api/v1/iam/sessions/:id' },
+  errors: [Code.RECORD_NOT_FOUND],
+});
+
+export const iamRevokeOtherSessions = defineOperation({
+  service: 'operations',
+  name: 'iamRevokeOtherSessions',
+  kind: 'mutation',
+  summary: 'Sign out every other session',
+  description:
+    'Every session of the account but the one of this request stops working at once (end this one with `POST /api/v1/iam/logout`).',
+  tags: ['iam'],
+  access: signedIn,
+  output: Done,
+  rest: { method: 'DELETE', path: '/api/v1/iam/sessions' },
+});
+
 export const iamIdentityProviders = defineOperation({
   service: 'operations',
   name: 'iamIdentityProviders',
@@ -463,6 +503,9 @@ export const ACCOUNT_CONTRACTS = [
   iamSetIpWhitelist,
   iamRemoveAllowedIp,
   iamLoginHistory,
+  iamSessions,
+  iamRevokeSession,
+  iamRevokeOtherSessions,
   iamIdentityProviders,
   iamStartExternalSignIn,
   iamExternalSignInCallback,

@@ -32,6 +32,7 @@ export const User = z
     active: z.boolean(),
     emailVerified: z.boolean().describe('Until it is, the account cannot sign in.'),
     bannedAt: z.string().nullable().describe('ISO 8601; a banned user cannot sign in and their tokens and keys stop working.'),
+    apiAccess: z.boolean().describe('Whether the user’s API keys work; an Admin switches it (off refuses them at once).'),
     createdAt: z.string().describe('ISO 8601.'),
   })
   .meta({ id: 'OperationsUser', description: 'A user; never its password or tokens.' });
@@ -93,6 +94,20 @@ export const AltchaChallenge = z
     signature: z.string(),
   })
   .meta({ id: 'AltchaChallenge', description: 'An ALTCHA proof-of-work challenge (version 2), signed by the service.' });
+
+export const ActiveSession = z
+  .object({
+    id: z.uuid().describe('The sign-in; revoke it at `DELETE /api/v1/iam/sessions/{id}`.'),
+    started_at: z.string().describe('ISO 8601: the sign-in.'),
+    refreshed_at: z.string().describe('ISO 8601: the latest token pair issued to it.'),
+    expires_at: z.string().describe('ISO 8601: when its refresh token runs out.'),
+    current: z.boolean().describe('The session of this request.'),
+  })
+  .meta({ id: 'ActiveSession', description: 'A sign-in whose refresh token is still usable.' });
+
+export const ActiveSessions = z
+  .object({ items: z.array(ActiveSession) })
+  .meta({ id: 'ActiveSessions', description: 'The account’s active sessions, most recently refreshed first.' });
 
 export const Done = z.object({ done: z.literal(true) }).meta({ id: 'Done', description: 'The action took effect.' });
 

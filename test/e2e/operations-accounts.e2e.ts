@@ -481,3 +481,31 @@ describe('attempt limits', () => {
     },
   );
 });
+
+describe('active sessions', () => {
+  it('lists the account’s sessions with the current one marked, signs out one at once, and every other on request', async () => {
+    const first = await login(stack, demoEmail('Engineer'));
+    const second = await login(stack, demoEmail('Engineer'));
+    const third = await login(stack, demoEmail('Engineer'));
+    const currentOf = async (session: Session) => {
+      const listed = await call(stack, session, 'GET', '/api/v1/iam/sessions');
+      expect(listed.status).toBe(200);
+      const current = listed.body.items.filter((item: { current: boolean }) => item.current);
+      expect(current).toHaveLength(1);
+      return { id: current[0].id as string, items: listed.body.items as Array<{ id: string }> };
+    };
+    const seen = await currentOf(second);
+    const firstId = (await currentOf(first)).id;
+    expect(seen.items.map((item) => item.id)).toEqual(expect.arrayContaining([firstId, seen.id, (await currentOf(third)).id]));
+
+    expect((await call(stack, second, 'DELETE', `/api/v1/iam/sessions/${firstId}`)).body).toEqual({ done: true });
+    expect((await call(stack, first, 'GET', '/api/v1/iam/me')).status).toBe(401);
+    expect((await call(stack, null, 'POST', '/api/v1/iam/refresh', { refresh_token: first.refreshToken })).status).toBe(401);
+    expect((await call(stack, second, 'DELETE', `/api/v1/iam/sessions/${firstId}`)).status).toBe(404);
+
+    expect((await call(stack, second, 'DELETE', '/api/v1/iam/sessions')).body).toEqual({ done: true });
+    expect((await call(stack, third, 'GET', '/api/v1/iam/me')).status).toBe(401);
+    expect((await call(stack, second, 'GET', '/api/v1/iam/me')).status).toBe(200);
+    expect((await currentOf(second)).items.map((item) => item.id)).toEqual([seen.id]);
+  });
+});

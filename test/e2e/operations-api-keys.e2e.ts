@@ -149,6 +149,35 @@ describe('keys', () => {
     expect(after.body.title).toContain('revoked');
   });
 
+  it('refuses a user’s keys at once while an Admin has their API access off, and takes them again when it is back on', async () => {
+    const { admin: orgAdmin } = await organization();
+    const email = `engineer-${randomUUID().slice(0, 8)}@example.org`;
+    const created = await call(stack, orgAdmin, 'POST', '/api/v1/iam/users', {
+      email,
+      password: 'engineer-password',
+      name: 'Eng',
+      roles: ['Engineer'],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.apiAccess).toBe(true);
+    const engineer = await login(stack, email, 'engineer-password');
+    const key = (await createKey(engineer, { label: 'engineer-ci' })).body.key;
+    expect((await withKey(key, 'GET', '/api/v1/hr/positions')).status).toBe(200);
+
+    const off = await call(stack, orgAdmin, 'PATCH', `/api/v1/iam/users/${created.body.id}`, { apiAccess: false });
+    expect(off.status).toBe(200);
+    expect(off.body.apiAccess).toBe(false);
+    const refused = await withKey(key, 'GET', '/api/v1/hr/positions');
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('API_KEY_INVALID');
+    expect(refused.body.title).toContain('API access is off');
+    // The switch is about keys: the user still signs in and works with a bearer token.
+    expect((await call(stack, engineer, 'GET', '/api/v1/hr/positions')).status).toBe(200);
+
+    expect((await call(stack, orgAdmin, 'PATCH', `/api/v1/iam/users/${created.body.id}`, { apiAccess: true })).body.apiAccess).toBe(true);
+    expect((await withKey(key, 'GET', '/api/v1/hr/positions')).status).toBe(200);
+  });
+
   it('lets only the owner or an Admin manage a key; others find none', async () => {
     const engineer = await login(stack, demoEmail('Engineer'));
     const mine = (await createKey(admin, { label: 'admins' })).body.api_key;

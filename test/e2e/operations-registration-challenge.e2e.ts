@@ -47,16 +47,17 @@ describe('registration behind the ALTCHA proof of work (on by default)', () => {
     expect(expiresAt - Date.now() / 1000).toBeLessThanOrEqual(600);
   });
 
-  it('refuses registration without a solution, with garbage, with a wrong counter or a re-signed challenge', async () => {
+  it('refuses registration without a solution, with garbage, with a key the work did not find, or with an altered challenge', async () => {
     const missing = await register(registration());
     expect(missing.status).toBe(422);
     expect(missing.body.code).toBe('BOT_CHALLENGE_FAILED');
     expect((await register({ ...registration(), challenge_token: 'not-a-payload' })).body.code).toBe('BOT_CHALLENGE_FAILED');
 
     const { challenge, counter, derivedKey } = await solved();
-    const wrongCounter = await register({ ...registration(), challenge_token: payloadOf(challenge, { counter: counter + 1, derivedKey }) });
-    expect(wrongCounter.status).toBe(422);
-    expect(wrongCounter.body.code).toBe('BOT_CHALLENGE_FAILED');
+    const guessed = { counter, derivedKey: derivedKey.replace(/^./, (digit) => (digit === '0' ? '1' : '0')) };
+    const wrongKey = await register({ ...registration(), challenge_token: payloadOf(challenge, guessed) });
+    expect(wrongKey.status).toBe(422);
+    expect(wrongKey.body.code).toBe('BOT_CHALLENGE_FAILED');
     const easier = { ...challenge, parameters: { ...challenge.parameters, keyPrefix: '00' } };
     const tampered = await register({ ...registration(), challenge_token: payloadOf(easier, { counter, derivedKey }) });
     expect(tampered.status).toBe(422);

@@ -37,6 +37,7 @@ interface KeyRow {
   object_ids: string[];
   super_admin: boolean;
   owner_usable: boolean;
+  api_access: boolean;
   plan: keyof typeof DAILY_QUOTA;
 }
 
@@ -55,7 +56,7 @@ export class ApiKeyAccess {
     const [key] = await ctx.em.execute<KeyRow[]>(
       `select k."id", k."organization_id", k."user_id", k."scopes", k."expires_at", k."expires_at" <= now() as "expired",
          k."revoked_at" is not null as "revoked", u."roles", u."object_ids", u."super_admin",
-         (u."active" and u."banned_at" is null) as "owner_usable", o."plan"
+         (u."active" and u."banned_at" is null) as "owner_usable", u."api_access", o."plan"
        from "operations"."api_key" k
        join "operations"."app_user" u on u."id" = k."user_id"
        join "operations"."organization" o on o."id" = k."organization_id"
@@ -67,9 +68,11 @@ export class ApiKeyAccess {
       ctx.extensions.apiQuota = { limit: 0, remaining: 0, reset: await this.nextReset(ctx) } satisfies ApiQuota;
       throw OperationsError.apiKeyInvalid('unknown');
     }
-    if (key.revoked || !key.owner_usable || key.expired) {
+    if (key.revoked || !key.owner_usable || key.expired || !key.api_access) {
       await this.report(ctx, key);
-      throw OperationsError.apiKeyInvalid(key.expired && !key.revoked && key.owner_usable ? 'expired' : 'revoked');
+      if (key.revoked || !key.owner_usable) throw OperationsError.apiKeyInvalid('revoked');
+      if (!key.api_access) throw OperationsError.apiKeyInvalid('disabled');
+      throw OperationsError.apiKeyInvalid('expired');
     }
     await this.count(ctx, key);
     const scope = requiredKeyScope(access, contract);

@@ -144,6 +144,52 @@ export class IamService {
     for (const { family_id } of families) await this.revokeFamily(em, family_id);
   }
 
+  /** The caller's sign-ins whose refresh token is still usable, the current one marked. */
+  async sessions(em: EntityManager, principal: Principal) {
+    const rows = await em.execute<Array<{ id: string; started_at: Date; refreshed_at: Date; expires_at: Date; current: boolean }>>(
+      `select "family_id" as "id", min("created_at") as "started_at", max("created_at") as "refreshed_at",
+         max("expires_at") filter (where "rotated_at" is null and "revoked_at" is null) as "expires_at",
+         bool_or("access_jti" = ?::uuid) as "current"
+       from "operations"."refresh_token" where "user_id" = ?
+       group by "family_id"
+       having bool_or("rotated_at" is null and "revoked_at" is null and "expires_at" > now())
+       order by max("created_at") desc`,
+      [principal.tokenId, principal.userId],
+    );
+    const iso = (value: Date) => new Date(value).toISOString();
+    return {
+      items: rows.map((row) => ({
+        id: row.id,
+        started_at: iso(row.started_at),
+        refreshed_at: iso(row.refreshed_at),
+        expires_at: iso(row.expires_at),
+        current: row.current,
+      })),
+    };
+  }
+
+  /** Signs out one of the caller's sessions; another user's, or one already ended, is not found. */
+  async revokeSession(em: EntityManager, principal: Principal, family: string): Promise<{ done: true }> {
+    const [row] = await em.execute<Array<{ family_id: string }>>(
+      `select "family_id" from "operations"."refresh_token" where "family_id" = ? and "user_id" = ? and "revoked_at" is null limit 1`,
+      [family, principal.userId],
+    );
+    if (!row) throw OperationsError.notFound('Session');
+    await this.revokeFamily(em, family);
+    return { done: true };
+  }
+
+  /** Signs out every session of the caller but the current one. */
+  async revokeOtherSessions(em: EntityManager, principal: Principal): Promise<{ done: true }> {
+    const families = await em.execute<Array<{ family_id: string }>>(
+      `select distinct "family_id" from "operations"."refresh_token" where "user_id" = ? and "revoked_at" is null
+         and "family_id" not in (select "family_id" from "operations"."refresh_token" where "access_jti" = ?::uuid)`,
+      [principal.userId, principal.tokenId],
+    );
+    for (const { family_id } of families) await this.revokeFamily(em, family_id);
+    return { done: true };
+  }
+
   private async revokeFamily(em: EntityManager, family: string): Promise<void> {
     await em.execute(
       `insert into "operations"."revoked_access_token" ("jti", "expires_at")
@@ -246,7 +292,7 @@ export class IamService {
     em: EntityManager,
     principal: Principal,
     id: string,
-    change: { roles?: readonly OperationsRole[]; objectIds?: readonly string[] },
+    change: { roles?: readonly OperationsRole[]; objectIds?: readonly string[]; apiAccess?: boolean },
   ): Promise<UserData> {
     const [user] = await em.execute<Array<{ id: string }>>(
       `select u."id" from "operations"."app_user" u where u."id" = ? and u."organization_id" = ? and not u."super_admin"`,
@@ -265,9 +311,10 @@ export class IamService {
         throw OperationsError.invalid('objectIds', `not production objects of the organization: ${unknown.join(', ')}`);
     }
     const [row] = await em.execute<UserRow[]>(
-      `update "operations"."app_user" u set "roles" = coalesce(?::text[], "roles"), "object_ids" = coalesce(?::uuid[], "object_ids"), "updated_at" = now()
+      `update "operations"."app_user" u set "roles" = coalesce(?::text[], "roles"), "object_ids" = coalesce(?::uuid[], "object_ids"),
+         "api_access" = coalesce(?::boolean, "api_access"), "updated_at" = now()
        where u."id" = ? returning ${USER_COLUMNS}`,
-      [change.roles ? `{${change.roles.join(',')}}` : null, objectIds ? `{${objectIds.join(',')}}` : null, id],
+      [change.roles ? `{${change.roles.join(',')}}` : null, objectIds ? `{${objectIds.join(',')}}` : null, change.apiAccess ?? null, id],
     );
     return userData(row!);
   }

@@ -11,6 +11,7 @@ import { Migration20261123085000_sagas } from './Migration20261123085000_sagas.j
 import { Migration20261123090000_prd } from './Migration20261123090000_prd.js';
 import { Migration20261127000000_outbox_retention } from './Migration20261127000000_outbox_retention.js';
 import { Migration20261127010000_system_role_permissions } from './Migration20261127010000_system_role_permissions.js';
+import { Migration20261127020000_api_access } from './Migration20261127020000_api_access.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
 export const operationsMigrations = [
@@ -27,4 +28,5 @@ export const operationsMigrations = [
   Migration20261123090000_prd,
   Migration20261127000000_outbox_retention,
   Migration20261127010000_system_role_permissions,
+  Migration20261127020000_api_access,
 ];
