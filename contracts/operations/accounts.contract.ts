@@ -346,6 +346,20 @@ export const iamLoginHistory = defineOperation({
   rest: { method: 'GET', path: '/api/v1/iam/login-history' },
 });
 
+export const iamChangePassword = defineOperation({
+  service: 'operations',
+  name: 'iamChangePassword',
+  kind: 'mutation',
+  summary: 'Change the password',
+  description: 'Confirmed with the current password. Every other session of the account is signed out; this one stays.',
+  tags: ['iam'],
+  access: signedIn,
+  input: { body: { current_password: z.string().min(1).max(1024), new_password: password } },
+  output: Done,
+  rest: { method: 'POST', path: '/api/v1/iam/password', headers: noStore },
+  errors: [Code.PASSWORD_WRONG],
+});
+
 export const iamSessions = defineOperation({
   service: 'operations',
   name: 'iamSessions',
@@ -503,6 +517,7 @@ export const ACCOUNT_CONTRACTS = [
   iamSetIpWhitelist,
   iamRemoveAllowedIp,
   iamLoginHistory,
+  iamChangePassword,
   iamSessions,
   iamRevokeSession,
   iamRevokeOtherSessions,

@@ -509,3 +509,38 @@ describe('active sessions', () => {
     expect((await currentOf(second)).items.map((item) => item.id)).toEqual([seen.id]);
   });
 });
+
+describe('change of password', () => {
+  it('needs the current password, then signs out every other session and keeps this one', async () => {
+    const email = `changer-${randomUUID().slice(0, 8)}@example.org`;
+    const admin = await login(stack, demoEmail('Admin'));
+    const created = await call(stack, admin, 'POST', '/api/v1/iam/users', {
+      email,
+      password: 'old-password-1',
+      name: 'Changer',
+      roles: ['Engineer'],
+    });
+    expect(created.status).toBe(201);
+    const here = await login(stack, email, 'old-password-1');
+    const elsewhere = await login(stack, email, 'old-password-1');
+    const wrong = await call(stack, here, 'POST', '/api/v1/iam/password', {
+      current_password: 'not-it-at-all',
+      new_password: 'new-password-1',
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.code).toBe('PASSWORD_WRONG');
+    const short = await call(stack, here, 'POST', '/api/v1/iam/password', { current_password: 'old-password-1', new_password: 'short' });
+    expect(short.status).toBe(422);
+
+    const changed = await call(stack, here, 'POST', '/api/v1/iam/password', {
+      current_password: 'old-password-1',
+      new_password: 'new-password-1',
+    });
+    expect(changed.body).toEqual({ done: true });
+    expect((await call(stack, elsewhere, 'GET', '/api/v1/iam/me')).status).toBe(401);
+    expect((await call(stack, null, 'POST', '/api/v1/iam/refresh', { refresh_token: elsewhere.refreshToken })).status).toBe(401);
+    expect((await call(stack, here, 'GET', '/api/v1/iam/me')).status).toBe(200);
+    expect((await call(stack, null, 'POST', '/api/v1/iam/login', { email, password: 'old-password-1' })).status).toBe(401);
+    expect((await call(stack, null, 'POST', '/api/v1/iam/login', { email, password: 'new-password-1' })).status).toBe(200);
+  });
+});

@@ -177,6 +177,15 @@ export class AccountsService {
     if (!matches) throw OperationsError.passwordWrong();
   }
 
+  /** A new password, confirmed with the current one; every other session of the account is signed out. */
+  async changePassword(em: EntityManager, principal: Principal, current: string, next: string) {
+    const account = await this.accountOf(em, principal);
+    await this.confirmPassword(account, current);
+    await this.setPassword(em, account.id, next);
+    await this.iam.revokeOtherSessions(em, principal);
+    return { done: true as const };
+  }
+
   /** A new secret, sealed at rest; it waits for a confirming code. */
   async setupTotp(em: EntityManager, principal: Principal) {
     const account = await this.accountOf(em, principal);

@@ -50,6 +50,9 @@ export function iamOperations(services: Services, config: Config): Implementatio
 
     implement(A.iamRegister, (input, { ctx }) => accounts.register(ctx.em, input, client(ctx))),
     implement(A.iamChallenge, () => accounts.challenge()),
+    implement(A.iamChangePassword, (input, { ctx, caller }) =>
+      accounts.changePassword(ctx.em, caller, input.current_password, input.new_password),
+    ),
     implement(A.iamSessions, (_input, { ctx, caller }) => iam.sessions(ctx.em, caller)),
     implement(A.iamRevokeSession, (input, { ctx, caller }) => iam.revokeSession(ctx.em, caller, input.id)),
     implement(A.iamRevokeOtherSessions, (_input, { ctx, caller }) => iam.revokeOtherSessions(ctx.em, caller)),
