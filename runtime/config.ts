@@ -99,7 +99,13 @@ export interface Config {
   /** `smtp(s)://user:pass@host:port`; unset: mail is written as `.eml` files under `DATA_DIR/mail`. */
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
-  /** Secret of a Turnstile-compatible bot challenge; unset: registration needs no challenge. */
+  /**
+   * The bot challenge of registration (`CHALLENGE`): `altcha`, a self-hosted proof of work
+   * (the default without `CHALLENGE_SECRET`); `turnstile`, a Turnstile-compatible `siteverify`
+   * check (the default with it); `off`, none (tests, closed installations).
+   */
+  readonly challenge: 'altcha' | 'turnstile' | 'off';
+  /** Secret of the Turnstile-compatible bot challenge. */
   readonly challengeSecret: string | undefined;
   /** The challenge's `siteverify` endpoint. */
   readonly challengeVerifyUrl: string;
@@ -242,6 +248,14 @@ function secretsKey(env: Env): string | undefined {
   const bytes = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (bytes.length !== 32) throw new ConfigError('SECRETS_KEY', 'must be 32 bytes, as 64 hex digits or base64');
   return raw;
+}
+
+/** `CHALLENGE`: ALTCHA unless a Turnstile secret is set; `turnstile` needs `CHALLENGE_SECRET`. */
+function challenge(env: Env): Config['challenge'] {
+  const secret = optional(env, 'CHALLENGE_SECRET');
+  const chosen = oneOf(env, 'CHALLENGE', ['altcha', 'turnstile', 'off'] as const, secret ? 'turnstile' : 'altcha');
+  if (chosen === 'turnstile' && !secret) throw new ConfigError('CHALLENGE', 'turnstile needs CHALLENGE_SECRET');
+  return chosen;
 }
 
 function superAdmin(env: Env): Pick<Config, 'opsSuperadminEmail' | 'opsSuperadminPassword'> {
@@ -477,6 +491,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboxRetentionDays: integer(env, 'OUTBOX_RETENTION_DAYS', 7, 1, 3650),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: optional(env, 'MAIL_FROM') ?? 'Qantara <no-reply@qantara.local>',
+    challenge: challenge(env),
     challengeSecret: optional(env, 'CHALLENGE_SECRET'),
     challengeVerifyUrl: url(env, 'CHALLENGE_VERIFY_URL', HTTP) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     oidcProviders: oidcProviders(env),

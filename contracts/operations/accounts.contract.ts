@@ -6,6 +6,8 @@ import { OperationsErrorCode as Code } from './errors.js';
 import { cursorPaging, ops } from './fields.js';
 import {
   Accepted,
+  ActiveSessions,
+  AltchaChallenge,
   AuthorizationUrl,
   BackupCodes,
   Done,
@@ -46,7 +48,7 @@ export const iamRegister = defineOperation({
   kind: 'mutation',
   summary: 'Register an account',
   description:
-    'Creates an inactive account and mails a verification link valid 24 hours. No organization is created: an Admin adds the user to one, or invites them. With `CHALLENGE_SECRET` set, `challenge_token` must pass a Turnstile-compatible bot challenge.',
+    'Creates an inactive account and mails a verification link valid 24 hours. No organization is created: an Admin adds the user to one, or invites them. `challenge_token` must pass the bot challenge: by default a solved ALTCHA proof of work from `GET /api/v1/iam/challenge`; with `CHALLENGE=turnstile` a Turnstile-compatible widget token; none with `CHALLENGE=off`.',
   tags: ['iam'],
   access: publicAccess(),
   input: {
@@ -56,9 +58,11 @@ export const iamRegister = defineOperation({
       password,
       challenge_token: z
         .string()
-        .max(2048)
+        .max(4096)
         .optional()
-        .describe('The bot-challenge widget’s token; required when the service has `CHALLENGE_SECRET`.'),
+        .describe(
+          'The solved bot challenge: the ALTCHA widget’s payload (base64 JSON of `{challenge, solution}`), or a Turnstile-compatible token; not needed with `CHALLENGE=off`.',
+        ),
       referral_code: z.string().max(100).optional(),
       affiliate_code: z.string().max(100).optional(),
       invitation_code: z.string().max(100).optional(),
@@ -72,6 +76,20 @@ export const iamRegister = defineOperation({
   output: Registration,
   rest: { method: 'POST', path: '/api/v1/iam/register', status: 201 },
   ...limited([ip(20, HOUR), per('email', 5, HOUR)], [Code.USER_EMAIL_TAKEN, Code.BOT_CHALLENGE_FAILED]),
+});
+
+export const iamChallenge = defineOperation({
+  service: 'operations',
+  name: 'iamChallenge',
+  kind: 'query',
+  summary: 'A bot challenge for registration',
+  description:
+    'A signed ALTCHA proof-of-work challenge, valid 10 minutes (the widget’s `challengeurl`). Solve it and send the payload as `challenge_token` of `POST /api/v1/iam/register`; each solution is taken once.',
+  tags: ['iam'],
+  access: publicAccess(),
+  output: AltchaChallenge,
+  rest: { method: 'GET', path: '/api/v1/iam/challenge', headers: noStore },
+  ...limited([ip(60, QUARTER)]),
 });
 
 export const iamVerifyEmail = defineOperation({
@@ -109,10 +127,10 @@ export const iamLogin = defineOperation({
   kind: 'mutation',
   summary: 'Sign in with e-mail and password',
   description:
-    'Wrong credentials get one message that never says which part was wrong; unverified and banned accounts get their own (after a right password). With a second factor enabled, every field but `two_factor` is null: finish at `/api/v1/iam/two-factor/verify`. With the IP whitelist on, an unknown address is refused and an approval link (24 hours) mailed.',
+    'The e-mail address must be valid and the password 8 to 64 characters long (part C’s login form), else 422. Wrong credentials get one message that never says which part was wrong; unverified and banned accounts get their own (after a right password). With a second factor enabled, every field but `user` and `two_factor` is null: finish at `/api/v1/iam/two-factor/verify`. With the IP whitelist on, an unknown address is refused and an approval link (24 hours) mailed.',
   tags: ['iam'],
   access: publicAccess(),
-  input: { body: { email: z.string().min(1).max(254), password: z.string().min(1).max(1024) } },
+  input: { body: { email, password } },
   output: Login,
   rest: { method: 'POST', path: '/api/v1/iam/login', headers: noStore },
   ...limited(
@@ -328,6 +346,59 @@ export const iamLoginHistory = defineOperation({
   rest: { method: 'GET', path: '/api/v1/iam/login-history' },
 });
 
+export const iamChangePassword = defineOperation({
+  service: 'operations',
+  name: 'iamChangePassword',
+  kind: 'mutation',
+  summary: 'Change the password',
+  description: 'Confirmed with the current password. Every other session of the account is signed out; this one stays.',
+  tags: ['iam'],
+  access: signedIn,
+  input: { body: { current_password: z.string().min(1).max(1024), new_password: password } },
+  output: Done,
+  rest: { method: 'POST', path: '/api/v1/iam/password', headers: noStore },
+  errors: [Code.PASSWORD_WRONG],
+});
+
+export const iamSessions = defineOperation({
+  service: 'operations',
+  name: 'iamSessions',
+  kind: 'query',
+  summary: 'Active sessions of the account',
+  description: 'Every sign-in whose refresh token is still usable, the one of this request marked `current`.',
+  tags: ['iam'],
+  access: signedIn,
+  output: ActiveSessions,
+  rest: { method: 'GET', path: '/api/v1/iam/sessions' },
+});
+
+export const iamRevokeSession = defineOperation({
+  service: 'operations',
+  name: 'iamRevokeSession',
+  kind: 'mutation',
+  summary: 'Sign out one session',
+  description: 'Its refresh token and the access token issued with it stop working at once.',
+  tags: ['iam'],
+  access: signedIn,
+  input: { path: { id: z.uuid() } },
+  output: Done,
+  rest: { method: 'DELETE', path: '/api/v1/iam/sessions/:id' },
+  errors: [Code.RECORD_NOT_FOUND],
+});
+
+export const iamRevokeOtherSessions = defineOperation({
+  service: 'operations',
+  name: 'iamRevokeOtherSessions',
+  kind: 'mutation',
+  summary: 'Sign out every other session',
+  description:
+    'Every session of the account but the one of this request stops working at once (end this one with `POST /api/v1/iam/logout`).',
+  tags: ['iam'],
+  access: signedIn,
+  output: Done,
+  rest: { method: 'DELETE', path: '/api/v1/iam/sessions' },
+});
+
 export const iamIdentityProviders = defineOperation({
   service: 'operations',
   name: 'iamIdentityProviders',
@@ -427,6 +498,7 @@ export const iamExchangeExternalSignIn = defineOperation({
 
 export const ACCOUNT_CONTRACTS = [
   iamRegister,
+  iamChallenge,
   iamVerifyEmail,
   iamResendVerification,
   iamLogin,
@@ -445,6 +517,10 @@ export const ACCOUNT_CONTRACTS = [
   iamSetIpWhitelist,
   iamRemoveAllowedIp,
   iamLoginHistory,
+  iamChangePassword,
+  iamSessions,
+  iamRevokeSession,
+  iamRevokeOtherSessions,
   iamIdentityProviders,
   iamStartExternalSignIn,
   iamExternalSignInCallback,

@@ -32,6 +32,7 @@ export const User = z
     active: z.boolean(),
     emailVerified: z.boolean().describe('Until it is, the account cannot sign in.'),
     bannedAt: z.string().nullable().describe('ISO 8601; a banned user cannot sign in and their tokens and keys stop working.'),
+    apiAccess: z.boolean().describe('Whether the user’s API keys work; an Admin switches it (off refuses them at once).'),
     createdAt: z.string().describe('ISO 8601.'),
   })
   .meta({ id: 'OperationsUser', description: 'A user; never its password or tokens.' });
@@ -55,9 +56,11 @@ export const Login = z
     token_type: z.literal('Bearer').nullable(),
     expires_in: z.int().nullable().describe('Seconds the access token is valid for.'),
     refresh_token: z.string().nullable().describe('Opaque (30 days); exchange it once at `/api/v1/iam/refresh` for a new pair.'),
-    user: User.nullable(),
+    user: User,
     organizations: z.array(Organization).nullable(),
-    two_factor: SecondFactorChallenge.nullable().describe('Set while a second factor is pending (every other field is null then).'),
+    two_factor: SecondFactorChallenge.nullable().describe(
+      'Set while a second factor is pending (every other field but `user` is null then).',
+    ),
   })
   .meta({ id: 'Login', description: 'A signed-in session, or a sign-in waiting for its second factor.' });
 
@@ -73,6 +76,38 @@ export const Accepted = z.object({ accepted: z.literal(true) }).meta({
 export const Registration = z
   .object({ user: User, verification_sent: z.boolean() })
   .meta({ id: 'Registration', description: 'A new, unverified account; the verification link (24 h) was mailed.' });
+
+export const AltchaChallenge = z
+  .object({
+    parameters: z
+      .object({
+        algorithm: z.string(),
+        nonce: z.string(),
+        salt: z.string(),
+        cost: z.int(),
+        keyLength: z.int(),
+        keyPrefix: z.string(),
+        keySignature: z.string(),
+        expiresAt: z.int().describe('Epoch seconds after which the challenge is refused.'),
+      })
+      .meta({ id: 'AltchaChallengeParameters' }),
+    signature: z.string(),
+  })
+  .meta({ id: 'AltchaChallenge', description: 'An ALTCHA proof-of-work challenge (version 2), signed by the service.' });
+
+export const ActiveSession = z
+  .object({
+    id: z.uuid().describe('The sign-in; revoke it at `DELETE /api/v1/iam/sessions/{id}`.'),
+    started_at: z.string().describe('ISO 8601: the sign-in.'),
+    refreshed_at: z.string().describe('ISO 8601: the latest token pair issued to it.'),
+    expires_at: z.string().describe('ISO 8601: when its refresh token runs out.'),
+    current: z.boolean().describe('The session of this request.'),
+  })
+  .meta({ id: 'ActiveSession', description: 'A sign-in whose refresh token is still usable.' });
+
+export const ActiveSessions = z
+  .object({ items: z.array(ActiveSession) })
+  .meta({ id: 'ActiveSessions', description: 'The account’s active sessions, most recently refreshed first.' });
 
 export const Done = z.object({ done: z.literal(true) }).meta({ id: 'Done', description: 'The action took effect.' });
 

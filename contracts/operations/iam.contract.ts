@@ -114,9 +114,9 @@ export const iamUpdateUser = defineOperation({
   service: 'operations',
   name: 'iamUpdateUser',
   kind: 'mutation',
-  summary: 'Assign roles and production objects to a user',
+  summary: 'Assign roles, production objects and API access to a user',
   description:
-    'By an Admin, for a user of their organization (the super-admin: of the organization named in `X-Organization-Id`). `roles` replaces the user’s roles; `objectIds` replaces their production objects, each of which must be a production object of the same organization. Effective on the user’s next request.',
+    'By an Admin, for a user of their organization (the super-admin: of the organization named in `X-Organization-Id`). `roles` replaces the user’s roles; `objectIds` replaces their production objects, each of which must be a production object of the same organization; `apiAccess: false` turns the user’s API access off (their keys answer 401 from the next call) and `true` on again. Effective on the user’s next request.',
   tags: ['iam'],
   access: members(['Admin'], { objectScope: false }),
   input: {
@@ -124,6 +124,7 @@ export const iamUpdateUser = defineOperation({
     body: {
       roles: z.array(z.enum(OPERATIONS_ROLES)).min(1).optional(),
       objectIds: z.array(ops.ref('core.production-object', z.uuid())).max(1000).optional(),
+      apiAccess: z.boolean().optional(),
     },
   },
   output: User,

@@ -22,8 +22,14 @@ import {
  * `webhook-signature`) with the endpoint's secret.
  */
 
+/**
+ * Seed 001 part B: the `webhooks` key scope allows creating and reading endpoints (and their
+ * delivery log). Changing, deleting, re-keying, pinging and retrying need the scope of their
+ * method, like any other route: `write` for POST and PATCH, `delete` for DELETE.
+ */
 const access = members(['Admin'], { objectScope: false, keyScope: 'webhooks' });
 const base = { service: 'operations', tags: ['webhooks'], access } as const;
+const manage = { ...base, access: members(['Admin'], { objectScope: false }) } as const;
 const ENDPOINTS = '/api/v1/webhooks/endpoints';
 const byId = { id: ops.id() };
 const NOT_FOUND = [OperationsErrorCode.RECORD_NOT_FOUND];
@@ -81,7 +87,7 @@ export const webhooksGetEndpoint = defineOperation({
 });
 
 export const webhooksUpdateEndpoint = defineOperation({
-  ...base,
+  ...manage,
   name: 'webhooksUpdateEndpoint',
   kind: 'mutation',
   summary: 'Change a webhook endpoint',
@@ -101,7 +107,7 @@ export const webhooksUpdateEndpoint = defineOperation({
 });
 
 export const webhooksDeleteEndpoint = defineOperation({
-  ...base,
+  ...manage,
   name: 'webhooksDeleteEndpoint',
   kind: 'mutation',
   summary: 'Delete a webhook endpoint',
@@ -113,7 +119,7 @@ export const webhooksDeleteEndpoint = defineOperation({
 });
 
 export const webhooksRotateEndpointSecret = defineOperation({
-  ...base,
+  ...manage,
   name: 'webhooksRotateEndpointSecret',
   kind: 'mutation',
   summary: 'Rotate the signing secret of a webhook endpoint',
@@ -127,7 +133,7 @@ export const webhooksRotateEndpointSecret = defineOperation({
 });
 
 export const webhooksPingEndpoint = defineOperation({
-  ...base,
+  ...manage,
   name: 'webhooksPingEndpoint',
   kind: 'mutation',
   summary: 'Send a test event to a webhook endpoint',
@@ -153,7 +159,7 @@ export const webhooksListDeliveries = defineOperation({
 });
 
 export const webhooksRetryDelivery = defineOperation({
-  ...base,
+  ...manage,
   name: 'webhooksRetryDelivery',
   kind: 'mutation',
   summary: 'Re-queue a failed delivery',

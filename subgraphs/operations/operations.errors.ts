@@ -211,8 +211,9 @@ export class OperationsError extends DomainError {
     return new OperationsError(Code.IDENTITY_PROVIDER_UNKNOWN, `No identity provider "${provider}" is configured.`, { param: 'provider' });
   }
 
-  static apiKeyInvalid(reason: 'unknown' | 'expired' | 'revoked'): OperationsError {
-    return new OperationsError(Code.API_KEY_INVALID, `The API key is ${reason}.`, { param: 'X-API-Key' });
+  static apiKeyInvalid(reason: 'unknown' | 'expired' | 'revoked' | 'disabled'): OperationsError {
+    const why = reason === 'disabled' ? 'refused: its owner’s API access is off' : reason;
+    return new OperationsError(Code.API_KEY_INVALID, `The API key is ${why}.`, { param: 'X-API-Key' });
   }
 
   static apiKeyScopeMissing(scope: string): OperationsError {

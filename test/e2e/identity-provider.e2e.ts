@@ -299,11 +299,13 @@ describe('a research-style client', () => {
       expect((await browser.submit(page, 'login', { email, password: 'wrong-password' })).status).toBe(401);
     }
     // The 20th attempt, over REST, is the last one allowed for this address (iamLogin: 20 per 15 minutes and e-mail).
-    expect((await call(stack, null, 'POST', '/api/v1/iam/login', { email: email.toLowerCase(), password: 'x' })).status).toBe(401);
+    expect((await call(stack, null, 'POST', '/api/v1/iam/login', { email: email.toLowerCase(), password: 'wrong-password' })).status).toBe(
+      401,
+    );
     const limited = await browser.submit(page, 'login', { email, password: 'wrong-password' });
     expect(limited.status).toBe(429);
     expect(limited.html).toMatch(/Too many attempts; retry after \d+ s\./);
-    const rest = await call(stack, null, 'POST', '/api/v1/iam/login', { email, password: 'x' });
+    const rest = await call(stack, null, 'POST', '/api/v1/iam/login', { email, password: 'wrong-password' });
     expect(rest.status).toBe(429);
     expect(rest.body.code).toBe('ATTEMPTS_LIMITED');
   });

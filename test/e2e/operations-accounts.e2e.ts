@@ -53,6 +53,7 @@ beforeAll(async () => {
     PORT: String(port),
     TRUST_PROXY: '1',
     SMTP_URL: mailbox.url,
+    CHALLENGE: 'turnstile',
     CHALLENGE_SECRET,
     CHALLENGE_VERIFY_URL: `${verifier.url}/siteverify`,
     OIDC_PROVIDERS: JSON.stringify([{ name: IDP.name, issuer: idp.issuer, clientId: IDP.clientId, clientSecret: IDP.clientSecret }]),
@@ -94,6 +95,17 @@ describe('a new user walks every account flow', () => {
     const response = await post('/api/v1/iam/register', { name: 'X', email: 'not-an-email', password: 'short', challenge_token: 'pass-x' });
     expect(response.status).toBe(422);
     expect(response.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(['email', 'password']);
+  });
+
+  it('refuses a sign-in whose password is not 8 to 64 characters with 422 and a field message, as the login form does', async () => {
+    for (const wrongLength of ['seven-7', 'x'.repeat(65)]) {
+      const response = await post('/api/v1/iam/login', { email, password: wrongLength });
+      expect(response.status).toBe(422);
+      expect(response.body.errors).toEqual([{ field: 'password', message: expect.any(String) }]);
+    }
+    const malformed = await post('/api/v1/iam/login', { email: 'not-an-email', password: 'long-enough-1' });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.errors).toEqual([{ field: 'email', message: expect.any(String) }]);
   });
 
   it('keeps the account inactive until verified; a resent link replaces the first; a link works once', async () => {
@@ -146,10 +158,11 @@ describe('a new user walks every account flow', () => {
     expect((await get('/api/v1/iam/security', session)).body).toMatchObject({ totp_enabled: true, backup_codes_left: 10 });
   });
 
-  it('withholds every token until the authenticator code passes', async () => {
+  it('withholds every token until the authenticator code passes, naming the user while the second factor is pending', async () => {
     const pending = await post('/api/v1/iam/login', { email, password });
     expect(pending.status).toBe(200);
-    expect(pending.body).toMatchObject({ access_token: null, token_type: null, expires_in: null, user: null, organizations: null });
+    expect(pending.body).toMatchObject({ access_token: null, token_type: null, expires_in: null, organizations: null });
+    expect(pending.body.user).toMatchObject({ email: email.toLowerCase(), emailVerified: true });
     expect(pending.body.two_factor.methods).toEqual(['totp', 'backup_code']);
     const challenge = pending.body.two_factor.challenge_id;
     const wrong = await post('/api/v1/iam/two-factor/verify', { challenge_id: challenge, method: 'totp', code: '000000' });
@@ -467,4 +480,67 @@ describe('attempt limits', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(tightest.windowSeconds);
     },
   );
+});
+
+describe('active sessions', () => {
+  it('lists the account’s sessions with the current one marked, signs out one at once, and every other on request', async () => {
+    const first = await login(stack, demoEmail('Engineer'));
+    const second = await login(stack, demoEmail('Engineer'));
+    const third = await login(stack, demoEmail('Engineer'));
+    const currentOf = async (session: Session) => {
+      const listed = await call(stack, session, 'GET', '/api/v1/iam/sessions');
+      expect(listed.status).toBe(200);
+      const current = listed.body.items.filter((item: { current: boolean }) => item.current);
+      expect(current).toHaveLength(1);
+      return { id: current[0].id as string, items: listed.body.items as Array<{ id: string }> };
+    };
+    const seen = await currentOf(second);
+    const firstId = (await currentOf(first)).id;
+    expect(seen.items.map((item) => item.id)).toEqual(expect.arrayContaining([firstId, seen.id, (await currentOf(third)).id]));
+
+    expect((await call(stack, second, 'DELETE', `/api/v1/iam/sessions/${firstId}`)).body).toEqual({ done: true });
+    expect((await call(stack, first, 'GET', '/api/v1/iam/me')).status).toBe(401);
+    expect((await call(stack, null, 'POST', '/api/v1/iam/refresh', { refresh_token: first.refreshToken })).status).toBe(401);
+    expect((await call(stack, second, 'DELETE', `/api/v1/iam/sessions/${firstId}`)).status).toBe(404);
+
+    expect((await call(stack, second, 'DELETE', '/api/v1/iam/sessions')).body).toEqual({ done: true });
+    expect((await call(stack, third, 'GET', '/api/v1/iam/me')).status).toBe(401);
+    expect((await call(stack, second, 'GET', '/api/v1/iam/me')).status).toBe(200);
+    expect((await currentOf(second)).items.map((item) => item.id)).toEqual([seen.id]);
+  });
+});
+
+describe('change of password', () => {
+  it('needs the current password, then signs out every other session and keeps this one', async () => {
+    const email = `changer-${randomUUID().slice(0, 8)}@example.org`;
+    const admin = await login(stack, demoEmail('Admin'));
+    const created = await call(stack, admin, 'POST', '/api/v1/iam/users', {
+      email,
+      password: 'old-password-1',
+      name: 'Changer',
+      roles: ['Engineer'],
+    });
+    expect(created.status).toBe(201);
+    const here = await login(stack, email, 'old-password-1');
+    const elsewhere = await login(stack, email, 'old-password-1');
+    const wrong = await call(stack, here, 'POST', '/api/v1/iam/password', {
+      current_password: 'not-it-at-all',
+      new_password: 'new-password-1',
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.code).toBe('PASSWORD_WRONG');
+    const short = await call(stack, here, 'POST', '/api/v1/iam/password', { current_password: 'old-password-1', new_password: 'short' });
+    expect(short.status).toBe(422);
+
+    const changed = await call(stack, here, 'POST', '/api/v1/iam/password', {
+      current_password: 'old-password-1',
+      new_password: 'new-password-1',
+    });
+    expect(changed.body).toEqual({ done: true });
+    expect((await call(stack, elsewhere, 'GET', '/api/v1/iam/me')).status).toBe(401);
+    expect((await call(stack, null, 'POST', '/api/v1/iam/refresh', { refresh_token: elsewhere.refreshToken })).status).toBe(401);
+    expect((await call(stack, here, 'GET', '/api/v1/iam/me')).status).toBe(200);
+    expect((await call(stack, null, 'POST', '/api/v1/iam/login', { email, password: 'old-password-1' })).status).toBe(401);
+    expect((await call(stack, null, 'POST', '/api/v1/iam/login', { email, password: 'new-password-1' })).status).toBe(200);
+  });
 });

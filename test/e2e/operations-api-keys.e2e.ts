@@ -149,6 +149,35 @@ describe('keys', () => {
     expect(after.body.detail).toContain('revoked');
   });
 
+  it('refuses a user’s keys at once while an Admin has their API access off, and takes them again when it is back on', async () => {
+    const { admin: orgAdmin } = await organization();
+    const email = `engineer-${randomUUID().slice(0, 8)}@example.org`;
+    const created = await call(stack, orgAdmin, 'POST', '/api/v1/iam/users', {
+      email,
+      password: 'engineer-password',
+      name: 'Eng',
+      roles: ['Engineer'],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.apiAccess).toBe(true);
+    const engineer = await login(stack, email, 'engineer-password');
+    const key = (await createKey(engineer, { label: 'engineer-ci' })).body.key;
+    expect((await withKey(key, 'GET', '/api/v1/hr/positions')).status).toBe(200);
+
+    const off = await call(stack, orgAdmin, 'PATCH', `/api/v1/iam/users/${created.body.id}`, { apiAccess: false });
+    expect(off.status).toBe(200);
+    expect(off.body.apiAccess).toBe(false);
+    const refused = await withKey(key, 'GET', '/api/v1/hr/positions');
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('API_KEY_INVALID');
+    expect(refused.body.title).toContain('API access is off');
+    // The switch is about keys: the user still signs in and works with a bearer token.
+    expect((await call(stack, engineer, 'GET', '/api/v1/hr/positions')).status).toBe(200);
+
+    expect((await call(stack, orgAdmin, 'PATCH', `/api/v1/iam/users/${created.body.id}`, { apiAccess: true })).body.apiAccess).toBe(true);
+    expect((await withKey(key, 'GET', '/api/v1/hr/positions')).status).toBe(200);
+  });
+
   it('lets only the owner or an Admin manage a key; others find none', async () => {
     const engineer = await login(stack, demoEmail('Engineer'));
     const mine = (await createKey(admin, { label: 'admins' })).body.api_key;
@@ -204,6 +233,35 @@ describe('daily quota', () => {
       expect(response.headers.get('x-ratelimit-remaining')).toBe(String(remaining));
       expect(Number(response.headers.get('x-ratelimit-reset'))).toBe(midnight);
     }
+  });
+
+  it('sends the X-RateLimit headers on refusals too: 401 for an unknown, expired or revoked key, 403 where a user’s token is needed', async () => {
+    const { admin: orgAdmin } = await organization();
+    const midnight = String(
+      Math.floor(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1) / 1000),
+    );
+    const headersOf = (response: Call) => [
+      response.headers.get('x-ratelimit-limit'),
+      response.headers.get('x-ratelimit-remaining'),
+      response.headers.get('x-ratelimit-reset'),
+    ];
+    const unknown = await withKey(`qsk_${'B'.repeat(43)}`, 'GET', '/api/v1/hr/positions');
+    expect(unknown.status).toBe(401);
+    expect(headersOf(unknown)).toEqual(['0', '0', midnight]);
+
+    const created = (await createKey(orgAdmin, { label: 'refusals', scopes: ['read'] })).body;
+    expect((await withKey(created.key, 'GET', '/api/v1/hr/positions')).headers.get('x-ratelimit-remaining')).toBe('999');
+    const userOnly = await withKey(created.key, 'GET', '/api/v1/iam/me');
+    expect(userOnly.status).toBe(403);
+    expect(headersOf(userOnly)).toEqual(['1000', '999', midnight]);
+    await db.query(`update operations.api_key set expires_at = now() - interval '1 second' where id = $1`, [created.api_key.id]);
+    const expired = await withKey(created.key, 'GET', '/api/v1/hr/positions');
+    expect(expired.status).toBe(401);
+    expect(headersOf(expired)).toEqual(['1000', '999', midnight]);
+    await db.query(`update operations.api_key set revoked_at = now() where id = $1`, [created.api_key.id]);
+    const revoked = await withKey(created.key, 'GET', '/api/v1/hr/positions');
+    expect(revoked.status).toBe(401);
+    expect(headersOf(revoked)).toEqual(['1000', '999', midnight]);
   });
 
   it('refuses the 1001st call of a Free organization’s day with 429, exactly, under concurrency', async () => {

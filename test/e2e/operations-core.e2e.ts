@@ -74,6 +74,7 @@ describe('sign-in', () => {
     expect(created.status).toBe(201);
     expect(Object.keys(created.body).sort()).toEqual([
       'active',
+      'apiAccess',
       'bannedAt',
       'createdAt',
       'email',

@@ -196,6 +196,30 @@ describe('endpoints', () => {
     expect(rows[0]!.secret_sealed).not.toContain(secret.slice(6));
   });
 
+  it('lets a key of the webhooks scope create and read endpoints, and refuses it changing, re-keying, pinging or deleting them', async () => {
+    const issued = await call(stack, admin, 'POST', '/api/v1/api-keys', { label: 'hooks-only', scopes: ['webhooks'] });
+    expect(issued.status).toBe(201);
+    const withKey = (method: string, path: string, body?: unknown) =>
+      call(stack, null, method, path, body, { 'x-api-key': issued.body.key });
+    const created = await withKey('POST', ENDPOINTS, { url: receiver.url('/by-key'), eventTypes: ['core.*'] });
+    expect(created.status).toBe(201);
+    const path = `${ENDPOINTS}/${created.body.id}`;
+    expect((await withKey('GET', path)).status).toBe(200);
+    expect((await withKey('GET', ENDPOINTS)).status).toBe(200);
+    expect((await withKey('GET', `${path}/deliveries`)).status).toBe(200);
+    for (const [method, target, body] of [
+      ['PATCH', path, { description: 'changed by a key' }],
+      ['POST', `${path}/rotate-secret`, undefined],
+      ['POST', `${path}/ping`, undefined],
+      ['DELETE', path, undefined],
+    ] as const) {
+      const refused = await withKey(method, target, body);
+      expect(refused.status, `${method} ${target}`).toBe(403);
+      expect(refused.body.code).toBe('API_KEY_SCOPE_MISSING');
+    }
+    expect((await call(stack, admin, 'GET', path)).body.description).not.toBe('changed by a key');
+  });
+
   it('refuses a bad URL and bad event patterns with 422 and the failing fields', async () => {
     const good = { url: receiver.url('/x'), eventTypes: ['eam.asset.*'] };
     const cases: Array<[Record<string, unknown>, string]> = [

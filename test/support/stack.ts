@@ -40,6 +40,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DEMO_LIBRARY: 'false',
+    // No bot challenge at registration unless a test asks for one (CHALLENGE=altcha or turnstile).
+    CHALLENGE: 'off',
     DATABASE_URL: database?.url,
     ...env,
   });

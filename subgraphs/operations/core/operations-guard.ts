@@ -66,7 +66,10 @@ export class OperationsGuard implements Guard<OperationsAccess> {
   }
 
   private async admitKey(ctx: SubgraphContext, secret: string, access: OperationsAccess, contract: OperationContract): Promise<Principal> {
-    if (access.userOnly) throw OperationsError.forbidden(`${contract.name} needs a user's bearer token, not an API key.`);
+    if (access.userOnly) {
+      await this.apiKeys.reportFor(ctx, secret);
+      throw OperationsError.forbidden(`${contract.name} needs a user's bearer token, not an API key.`);
+    }
     const key = await this.apiKeys.admit(ctx, secret, access, contract);
     const caller: CallerRow = {
       id: key.userId,

@@ -45,11 +45,16 @@ export class AccountsService {
     private readonly signIn: SignInFlow,
     private readonly mailer: Mailer,
     private readonly box: SecretBox,
-    private readonly challenge: BotChallenge,
+    private readonly bot: BotChallenge,
   ) {}
 
+  /** A signed ALTCHA challenge for the registration form. */
+  challenge() {
+    return this.bot.issue();
+  }
+
   async register(em: EntityManager, input: Registration, client: ClientInfo) {
-    await this.challenge.pass(input.challenge_token, client.ip);
+    await this.bot.pass(input.challenge_token, client.ip);
     const onboarding = Object.fromEntries(ONBOARDING.flatMap((field) => (input[field] === undefined ? [] : [[field, input[field]]])));
     const [user] = await em.execute<UserRow[]>(
       `insert into "operations"."app_user" as u ("email", "password_hash", "name", "onboarding", "referral_code", "affiliate_code", "invitation_code")
@@ -170,6 +175,15 @@ export class AccountsService {
   private async confirmPassword(account: AccountRow, password: string): Promise<void> {
     const matches = account.password_hash ? await verify(account.password_hash, password).catch(() => false) : false;
     if (!matches) throw OperationsError.passwordWrong();
+  }
+
+  /** A new password, confirmed with the current one; every other session of the account is signed out. */
+  async changePassword(em: EntityManager, principal: Principal, current: string, next: string) {
+    const account = await this.accountOf(em, principal);
+    await this.confirmPassword(account, current);
+    await this.setPassword(em, account.id, next);
+    await this.iam.revokeOtherSessions(em, principal);
+    return { done: true as const };
   }
 
   /** A new secret, sealed at rest; it waits for a confirming code. */

@@ -37,6 +37,7 @@ interface KeyRow {
   object_ids: string[];
   super_admin: boolean;
   owner_usable: boolean;
+  api_access: boolean;
   plan: keyof typeof DAILY_QUOTA;
 }
 
@@ -55,16 +56,24 @@ export class ApiKeyAccess {
     const [key] = await ctx.em.execute<KeyRow[]>(
       `select k."id", k."organization_id", k."user_id", k."scopes", k."expires_at", k."expires_at" <= now() as "expired",
          k."revoked_at" is not null as "revoked", u."roles", u."object_ids", u."super_admin",
-         (u."active" and u."banned_at" is null) as "owner_usable", o."plan"
+         (u."active" and u."banned_at" is null) as "owner_usable", u."api_access", o."plan"
        from "operations"."api_key" k
        join "operations"."app_user" u on u."id" = k."user_id"
        join "operations"."organization" o on o."id" = k."organization_id"
        where k."key_hash" = ?`,
       [sha256Hex(secret.trim())],
     );
-    if (!key) throw OperationsError.apiKeyInvalid('unknown');
-    if (key.revoked || !key.owner_usable) throw OperationsError.apiKeyInvalid('revoked');
-    if (key.expired) throw OperationsError.apiKeyInvalid('expired');
+    if (!key) {
+      // No organization, so no quota: the headers say so (seed part B: on every response).
+      ctx.extensions.apiQuota = { limit: 0, remaining: 0, reset: await this.nextReset(ctx) } satisfies ApiQuota;
+      throw OperationsError.apiKeyInvalid('unknown');
+    }
+    if (key.revoked || !key.owner_usable || key.expired || !key.api_access) {
+      await this.report(ctx, key);
+      if (key.revoked || !key.owner_usable) throw OperationsError.apiKeyInvalid('revoked');
+      if (!key.api_access) throw OperationsError.apiKeyInvalid('disabled');
+      throw OperationsError.apiKeyInvalid('expired');
+    }
     await this.count(ctx, key);
     const scope = requiredKeyScope(access, contract);
     if (!key.scopes.includes('*') && !key.scopes.includes(scope)) throw OperationsError.apiKeyScopeMissing(scope);
@@ -77,6 +86,38 @@ export class ApiKeyAccess {
       superAdmin: key.super_admin,
       expiresAt: new Date(key.expires_at),
     };
+  }
+
+  /**
+   * The quota headers of a call that is refused before it counts (an unusable key, or a key
+   * where a user's token is needed): the organization's day as it stands, not counted.
+   */
+  async report(ctx: SubgraphContext, key: Pick<KeyRow, 'organization_id' | 'plan'>): Promise<void> {
+    const limit = DAILY_QUOTA[key.plan];
+    const [row] = await ctx.em.execute<Array<{ count: number | null; reset: number }>>(
+      `select (select "count" from "operations"."api_key_usage" where "organization_id" = ? and "day" = (now() at time zone 'utc')::date) as "count",
+         extract(epoch from date_trunc('day', now() at time zone 'utc') + interval '1 day')::bigint as "reset"`,
+      [key.organization_id],
+    );
+    ctx.extensions.apiQuota = { limit, remaining: Math.max(0, limit - (row!.count ?? 0)), reset: Number(row!.reset) } satisfies ApiQuota;
+  }
+
+  /** The quota headers for a key that is refused where a user's bearer token is needed. */
+  async reportFor(ctx: SubgraphContext, secret: string): Promise<void> {
+    const [key] = await ctx.em.execute<Array<Pick<KeyRow, 'organization_id' | 'plan'>>>(
+      `select k."organization_id", o."plan" from "operations"."api_key" k
+       join "operations"."organization" o on o."id" = k."organization_id" where k."key_hash" = ?`,
+      [sha256Hex(secret.trim())],
+    );
+    if (key) await this.report(ctx, key);
+    else ctx.extensions.apiQuota = { limit: 0, remaining: 0, reset: await this.nextReset(ctx) } satisfies ApiQuota;
+  }
+
+  private async nextReset(ctx: SubgraphContext): Promise<number> {
+    const [row] = await ctx.em.execute<Array<{ reset: number }>>(
+      `select extract(epoch from date_trunc('day', now() at time zone 'utc') + interval '1 day')::bigint as "reset"`,
+    );
+    return Number(row!.reset);
   }
 
   /** One call against today's quota: a conditional upsert, so concurrent calls never pass the limit. */

@@ -210,9 +210,9 @@ export class ExternalSignInService {
   /** The one-time code of the login redirect → the session, or the pending second factor. */
   async exchange(em: EntityManager, code: string): Promise<LoginData> {
     const { userId, payload } = await accountTokens.spend<{ pending: PendingSecondFactor | null }>(em, code, ACCOUNT_TOKENS.externalSignIn);
-    if (payload.pending) return this.iam.complete(em, { kind: 'second-factor', pending: payload.pending });
     const account = await this.iam.signIn.account(em, { id: userId });
     if (!account?.active || account.banned_at) throw OperationsError.linkInvalid();
+    if (payload.pending) return this.iam.complete(em, { kind: 'second-factor', user: account, pending: payload.pending });
     return this.iam.complete(em, { kind: 'signed-in', user: account });
   }
 }

@@ -49,6 +49,13 @@ export function iamOperations(services: Services, config: Config): Implementatio
     implement(iamJwks, () => keys.jwks()),
 
     implement(A.iamRegister, (input, { ctx }) => accounts.register(ctx.em, input, client(ctx))),
+    implement(A.iamChallenge, () => accounts.challenge()),
+    implement(A.iamChangePassword, (input, { ctx, caller }) =>
+      accounts.changePassword(ctx.em, caller, input.current_password, input.new_password),
+    ),
+    implement(A.iamSessions, (_input, { ctx, caller }) => iam.sessions(ctx.em, caller)),
+    implement(A.iamRevokeSession, (input, { ctx, caller }) => iam.revokeSession(ctx.em, caller, input.id)),
+    implement(A.iamRevokeOtherSessions, (_input, { ctx, caller }) => iam.revokeOtherSessions(ctx.em, caller)),
     implement(A.iamVerifyEmail, (input, { ctx }) => accounts.verifyEmail(ctx.em, input.token)),
     implement(A.iamResendVerification, (input, { ctx }) => accounts.resendVerification(ctx.em, input.email, client(ctx))),
     implement(A.iamForgotPassword, (input, { ctx }) => accounts.forgotPassword(ctx.em, input.email, client(ctx))),

@@ -50,7 +50,7 @@ export class IamService {
     return this.complete(em, await this.signIn.secondFactor(em, input.challenge_id, input.method, input.code, client));
   }
 
-  /** A session when the sign-in is done; otherwise the Login response with every field null but `two_factor`. */
+  /** A session when the sign-in is done; otherwise the Login response with `user` and `two_factor`, every other field null. */
   async complete(em: EntityManager, step: SignInStep): Promise<LoginData> {
     if (step.kind === 'signed-in') return this.session(em, step.user, randomUUID());
     return {
@@ -58,7 +58,7 @@ export class IamService {
       token_type: null,
       expires_in: null,
       refresh_token: null,
-      user: null,
+      user: userData(step.user),
       organizations: null,
       two_factor: step.pending,
     };
@@ -142,6 +142,52 @@ export class IamService {
       [userId],
     );
     for (const { family_id } of families) await this.revokeFamily(em, family_id);
+  }
+
+  /** The caller's sign-ins whose refresh token is still usable, the current one marked. */
+  async sessions(em: EntityManager, principal: Principal) {
+    const rows = await em.execute<Array<{ id: string; started_at: Date; refreshed_at: Date; expires_at: Date; current: boolean }>>(
+      `select "family_id" as "id", min("created_at") as "started_at", max("created_at") as "refreshed_at",
+         max("expires_at") filter (where "rotated_at" is null and "revoked_at" is null) as "expires_at",
+         bool_or("access_jti" = ?::uuid) as "current"
+       from "operations"."refresh_token" where "user_id" = ?
+       group by "family_id"
+       having bool_or("rotated_at" is null and "revoked_at" is null and "expires_at" > now())
+       order by max("created_at") desc`,
+      [principal.tokenId, principal.userId],
+    );
+    const iso = (value: Date) => new Date(value).toISOString();
+    return {
+      items: rows.map((row) => ({
+        id: row.id,
+        started_at: iso(row.started_at),
+        refreshed_at: iso(row.refreshed_at),
+        expires_at: iso(row.expires_at),
+        current: row.current,
+      })),
+    };
+  }
+
+  /** Signs out one of the caller's sessions; another user's, or one already ended, is not found. */
+  async revokeSession(em: EntityManager, principal: Principal, family: string): Promise<{ done: true }> {
+    const [row] = await em.execute<Array<{ family_id: string }>>(
+      `select "family_id" from "operations"."refresh_token" where "family_id" = ? and "user_id" = ? and "revoked_at" is null limit 1`,
+      [family, principal.userId],
+    );
+    if (!row) throw OperationsError.notFound('Session');
+    await this.revokeFamily(em, family);
+    return { done: true };
+  }
+
+  /** Signs out every session of the caller but the current one. */
+  async revokeOtherSessions(em: EntityManager, principal: Principal): Promise<{ done: true }> {
+    const families = await em.execute<Array<{ family_id: string }>>(
+      `select distinct "family_id" from "operations"."refresh_token" where "user_id" = ? and "revoked_at" is null
+         and "family_id" not in (select "family_id" from "operations"."refresh_token" where "access_jti" = ?::uuid)`,
+      [principal.userId, principal.tokenId],
+    );
+    for (const { family_id } of families) await this.revokeFamily(em, family_id);
+    return { done: true };
   }
 
   private async revokeFamily(em: EntityManager, family: string): Promise<void> {
@@ -248,7 +294,7 @@ export class IamService {
     em: EntityManager,
     principal: Principal,
     id: string,
-    change: { roles?: readonly OperationsRole[]; objectIds?: readonly string[] },
+    change: { roles?: readonly OperationsRole[]; objectIds?: readonly string[]; apiAccess?: boolean },
   ): Promise<UserData> {
     const [user] = await em.execute<Array<{ id: string }>>(
       `select u."id" from "operations"."app_user" u where u."id" = ? and u."organization_id" = ? and not u."super_admin"`,
@@ -258,9 +304,10 @@ export class IamService {
     const objectIds = change.objectIds ? [...new Set(change.objectIds)] : undefined;
     if (objectIds) await this.checkObjects(em, principal.organizationId!, objectIds);
     const [row] = await em.execute<UserRow[]>(
-      `update "operations"."app_user" u set "roles" = coalesce(?::text[], "roles"), "object_ids" = coalesce(?::uuid[], "object_ids"), "updated_at" = now()
+      `update "operations"."app_user" u set "roles" = coalesce(?::text[], "roles"), "object_ids" = coalesce(?::uuid[], "object_ids"),
+         "api_access" = coalesce(?::boolean, "api_access"), "updated_at" = now()
        where u."id" = ? returning ${USER_COLUMNS}`,
-      [change.roles ? `{${change.roles.join(',')}}` : null, objectIds ? `{${objectIds.join(',')}}` : null, id],
+      [change.roles ? `{${change.roles.join(',')}}` : null, objectIds ? `{${objectIds.join(',')}}` : null, change.apiAccess ?? null, id],
     );
     return userData(row!);
   }

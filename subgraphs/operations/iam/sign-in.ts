@@ -33,7 +33,8 @@ export interface PendingSecondFactor {
 
 /** Where a sign-in stands: done (a session may be issued), or waiting for a second factor. */
 export type SignInStep =
-  { readonly kind: 'signed-in'; readonly user: UserRow } | { readonly kind: 'second-factor'; readonly pending: PendingSecondFactor };
+  | { readonly kind: 'signed-in'; readonly user: UserRow }
+  | { readonly kind: 'second-factor'; readonly user: UserRow; readonly pending: PendingSecondFactor };
 
 /** Hashing a password costs the same whether or not the e-mail address is known. */
 let decoy: Promise<string> | undefined;
@@ -101,7 +102,7 @@ export class SignInFlow {
     }
     const pending = await this.challenge(em, account, methods, client);
     await this.record(account.id, account.email, client, method, 'second_factor_pending', em);
-    return { kind: 'second-factor', pending };
+    return { kind: 'second-factor', user: account, pending };
   }
 
   /** The second factors the account has enabled; backup codes only alongside another one. */

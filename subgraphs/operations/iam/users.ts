@@ -13,11 +13,12 @@ export interface UserRow {
   active: boolean;
   email_verified_at: Date | null;
   banned_at: Date | null;
+  api_access: boolean;
   created_at: Date;
 }
 
 export const USER_COLUMNS = `u."id", u."email", u."name", u."organization_id", u."roles", u."object_ids", u."super_admin", u."active",
-  u."email_verified_at", u."banned_at", u."created_at"`;
+  u."email_verified_at", u."banned_at", u."api_access", u."created_at"`;
 
 export const userData = (row: UserRow): UserData => ({
   id: row.id,
@@ -30,5 +31,6 @@ export const userData = (row: UserRow): UserData => ({
   active: row.active,
   emailVerified: row.email_verified_at !== null,
   bannedAt: row.banned_at === null ? null : new Date(row.banned_at).toISOString(),
+  apiAccess: row.api_access,
   createdAt: new Date(row.created_at).toISOString(),
 });

@@ -15,6 +15,7 @@ import { Migration20261127020000_brigade_trash } from './Migration20261127020000
 import { Migration20261127030000_dead_letters } from './Migration20261127030000_dead_letters.js';
 import { Migration20261127034000_notifications } from './Migration20261127034000_notifications.js';
 import { Migration20261127020000_shift_report_corrections } from './Migration20261127020000_shift_report_corrections.js';
+import { Migration20261127020000_api_access } from './Migration20261127020000_api_access.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
 export const operationsMigrations = [
@@ -35,4 +36,5 @@ export const operationsMigrations = [
   Migration20261127030000_dead_letters,
   Migration20261127034000_notifications,
   Migration20261127020000_shift_report_corrections,
+  Migration20261127020000_api_access,
 ];

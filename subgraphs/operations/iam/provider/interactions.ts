@@ -153,8 +153,8 @@ export class InteractionPages {
     if (!form) return new Answer(413, loginPage({ ...view, error: 'The form is too large.' }));
     const email = (form.get('email') ?? '').trim();
     const password = form.get('password') ?? '';
-    if (!email || !password || email.length > 254 || password.length > 1024) {
-      return this.loginForm(view, interaction, 'Enter your e-mail address and password.', 400, email.slice(0, 254));
+    if (!email || !password || email.length > 254 || password.length < 8 || password.length > 64) {
+      return this.loginForm(view, interaction, 'Enter your e-mail address and a password of 8 to 64 characters.', 400, email.slice(0, 254));
     }
     try {
       await this.limit(iamLogin, ctx, { email });

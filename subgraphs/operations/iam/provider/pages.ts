@@ -58,7 +58,7 @@ export function loginPage(view: LoginPage): string {
     `${heading('Sign in with Qantara', view.client)}${messages(view.error, view.notice)}
 <form method="post" action="${escapeHtml(view.action)}" autocomplete="on">
 <label for="email">E-mail address</label><input id="email" name="email" type="email" maxlength="254" required autofocus value="${escapeHtml(view.email)}">
-<label for="password">Password</label><input id="password" name="password" type="password" maxlength="1024" required autocomplete="current-password">
+<label for="password">Password</label><input id="password" name="password" type="password" minlength="8" maxlength="64" required autocomplete="current-password">
 <button type="submit">Sign in</button></form>${abortForm(view.abort)}`,
   );
 }
