@@ -82,7 +82,7 @@ function readBody(route: Route, body: unknown, issues: InputIssue[]): Record<str
   }
   // A field the contract does not declare is refused, not dropped: a misspelt field would
   // otherwise answer 200 and change nothing. A binding with its own `decode` reads a wire
-  // format of its own and says which fields it takes (docs/adr/00NN-strict-request-bodies.md).
+  // format of its own and says which fields it takes (docs/adr/0036-strict-request-bodies.md).
   if (!binding.decode) {
     for (const [name, value] of Object.entries(decoded)) {
       if (known.has(name)) continue;

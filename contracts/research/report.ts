@@ -4,7 +4,7 @@ import { ReportSummary, Run } from './case-types.js';
 /**
  * The full report of a research run, the field set of the seed's Report JSON (its keys as
  * the seed writes them). A case shows `summaryText` only; the whole report is read on its
- * own route (docs/adr/00NN-research-idempotency-and-reports.md). Provider, model, token counts and
+ * own route (docs/adr/0033-research-idempotency-and-reports.md). Provider, model, token counts and
  * upstream request ids are stored but never part of it.
  */
 

@@ -284,7 +284,7 @@ describe('daily quota', () => {
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     // A user's bearer token is not metered.
     expect((await call(stack, orgAdmin, 'GET', '/api/v1/hr/positions')).status).toBe(200);
-  });
+  }, 180_000);
 
   it('follows the organization’s plan: Pro 10,000 a day, Enterprise unlimited', async () => {
     for (const [plan, limit] of [

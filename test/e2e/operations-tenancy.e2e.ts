@@ -344,7 +344,7 @@ describe('roles', () => {
       expect(response.status, `${contract.name} as ${role}`).toBe(403);
       expect(response.body.code).toBe('ROLE_FORBIDDEN');
     }
-  });
+  }, 180_000);
 });
 
 describe('row-level security', () => {

@@ -131,6 +131,7 @@ const BRIGADES = operationEvents('hr.brigade', 'Brigade', {
   updated: 'hrUpdateBrigade',
   'member-added': 'hrAddBrigadeMember',
   disbanded: 'hrDisbandBrigade',
+  deleted: 'hrDeleteBrigade',
 });
 
 const shiftReportSaga = z.object({ shiftReportId: uuid(), sagaId: uuid(), actorId: uuid().nullable() });
@@ -148,6 +149,21 @@ const SHIFT_REPORTS = [
     'fuel-added': 'prdAddShiftFuel',
     'downtime-added': 'prdAddShiftDowntime',
     'material-added': 'prdAddShiftMaterial',
+    deleted: 'prdDeleteShiftReport',
+    'personnel-corrected': 'prdUpdateShiftPersonnel',
+    'asset-usage-corrected': 'prdUpdateShiftAssetUsage',
+    'drilling-corrected': 'prdUpdateShiftDrilling',
+    'blasting-corrected': 'prdUpdateShiftBlasting',
+    'fuel-corrected': 'prdUpdateShiftFuel',
+    'downtime-corrected': 'prdUpdateShiftDowntime',
+    'material-corrected': 'prdUpdateShiftMaterial',
+    'personnel-removed': 'prdDeleteShiftPersonnel',
+    'asset-usage-removed': 'prdDeleteShiftAssetUsage',
+    'drilling-removed': 'prdDeleteShiftDrilling',
+    'blasting-removed': 'prdDeleteShiftBlasting',
+    'fuel-removed': 'prdDeleteShiftFuel',
+    'downtime-removed': 'prdDeleteShiftDowntime',
+    'material-removed': 'prdDeleteShiftMaterial',
   }),
   defineEvent({
     name: 'prd.shift-report.rejected',

@@ -7,7 +7,7 @@ import type { z } from 'zod';
  * (`operation`: the payload is that operation's result, in the call's transaction), or
  * by a service itself (`payload` given). The AsyncAPI document, the webhook
  * subscription check and the publisher all read these declarations
- * (docs/adr/00NN-domain-events.md).
+ * (docs/adr/0034-domain-events.md).
  */
 export interface EventDeclaration {
   /** Dot-separated, lower case: `<module>.<entity>.<what happened>`. */
