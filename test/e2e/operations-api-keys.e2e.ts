@@ -170,7 +170,7 @@ describe('keys', () => {
     const refused = await withKey(key, 'GET', '/api/v1/hr/positions');
     expect(refused.status).toBe(401);
     expect(refused.body.code).toBe('API_KEY_INVALID');
-    expect(refused.body.title).toContain('API access is off');
+    expect(refused.body.detail).toContain('API access is off');
     // The switch is about keys: the user still signs in and works with a bearer token.
     expect((await call(stack, engineer, 'GET', '/api/v1/hr/positions')).status).toBe(200);
 

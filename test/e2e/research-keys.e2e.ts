@@ -88,6 +88,16 @@ const ROUTES: Readonly<Record<string, Route>> = {
     scope: 'threads_write',
     request: async () => ({ path: `/v1/chat/threads/${threadId}/messages`, body: { message: 'Pricing: a subscription.' } }),
   },
+  'GET /v1/chat/threads/:threadId/research-runs/:runId': {
+    method: 'GET',
+    scope: 'threads_read',
+    request: async () => {
+      const researcher = await createKey(stack, workspace.adminKey, ['research_write'], 'test');
+      const started = await call(stack, researcher, 'POST', `/v1/chat/threads/${threadId}/research-runs`, { force: true });
+      expect(started.status, started.text).toBe(202);
+      return { path: `/v1/chat/threads/${threadId}/research-runs/${started.body.runId as string}` };
+    },
+  },
   'POST /v1/chat/threads/:threadId/research-runs': {
     method: 'POST',
     scope: 'research_write',

@@ -67,13 +67,13 @@ describe('a receipt’s receivedById', () => {
     const missing = randomUUID();
     const theirs = await receiveBy(foreignEmployee);
     const absent = await receiveBy(missing);
-    expect([theirs.status, theirs.body.code, theirs.body.title]).toEqual([404, 'RECORD_NOT_FOUND', 'Personnel not found.']);
+    expect([theirs.status, theirs.body.code, theirs.body.detail]).toEqual([404, 'RECORD_NOT_FOUND', 'Personnel not found.']);
     expect(shape(theirs.body, foreignEmployee)).toEqual(shape(absent.body, missing));
   });
 
   it('is refused for a user id, which names no employee', async () => {
     const refused = await receiveBy(supply.userId);
-    expect([refused.status, refused.body.code, refused.body.title]).toEqual([404, 'RECORD_NOT_FOUND', 'Personnel not found.']);
+    expect([refused.status, refused.body.code, refused.body.detail]).toEqual([404, 'RECORD_NOT_FOUND', 'Personnel not found.']);
   });
 
   it('is accepted for an employee of the caller’s organization', async () => {

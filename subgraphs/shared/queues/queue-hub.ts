@@ -121,7 +121,7 @@ export class QueueHub {
           removeOnFail: { count: 5000 },
         },
       });
-      queue.on('error', (error) => this.options.logger.warn({ err: error, queue: spec.name }, 'queue error'));
+      queue.on('error', (error) => this.report(error, spec.name, 'queue error'));
       this.queues.set(spec.name, queue);
     }
     return queue;
@@ -225,7 +225,7 @@ export class QueueHub {
         ...(spec.lockMs ? { lockDuration: spec.lockMs, stalledInterval: Math.max(1000, Math.floor(spec.lockMs / 2)) } : {}),
         ...(spec.maxStalled ? { maxStalledCount: spec.maxStalled } : {}),
       });
-      worker.on('error', (error) => this.options.logger.warn({ err: error, queue: spec.name }, 'worker error'));
+      worker.on('error', (error) => this.report(error, spec.name, 'worker error'));
       this.workers.push(worker);
     }
     await this.recover();
@@ -263,6 +263,12 @@ export class QueueHub {
   }
 
   /** Stops consumers (letting running jobs finish for up to `graceMs`), then the queues and the connection. */
+  /** A queue's or worker's error; once the hub closes, the connections it loses as the database stops are expected. */
+  private report(error: unknown, queue: string, what: string): void {
+    if (this.closed) this.options.logger.debug({ err: error, queue }, what);
+    else this.options.logger.warn({ err: error, queue }, what);
+  }
+
   async close(graceMs = 5_000): Promise<void> {
     if (this.closed) return;
     this.closed = true;

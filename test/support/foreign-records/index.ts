@@ -6,6 +6,7 @@ import { notificationForeignRecords } from './notifications.js';
 import { prdForeignRecords } from './prd.js';
 import { sagaForeignRecords } from './sagas.js';
 import { scmForeignRecords } from './scm.js';
+import { sessionForeignRecords } from './sessions.js';
 import { webhookForeignRecords } from './webhooks.js';
 import type { ForeignRecords } from './types.js';
 
@@ -19,5 +20,6 @@ export const FOREIGN_RECORDS: readonly ForeignRecords[] = [
   prdForeignRecords,
   sagaForeignRecords,
   scmForeignRecords,
+  sessionForeignRecords,
   webhookForeignRecords,
 ];
