@@ -1,6 +1,6 @@
 import type { OperationContract } from '../operation.js';
 import { operationsDocs } from './docs.contract.js';
-import { operationsAsyncApiDocument } from './events.contract.js';
+import { asyncApiOperation } from './events.contract.js';
 import { EAM_CONTRACTS } from './eam/index.js';
 import { FUEL_CONTRACTS } from './fuel/index.js';
 import { operationsHealth, operationsLiveness, operationsMetrics } from './health.contract.js';
@@ -37,6 +37,8 @@ import { SCM_CONTRACTS } from './scm/index.js';
 import { WEBHOOK_CONTRACTS } from './webhooks.contract.js';
 
 /** Every operation of the operations service (seed 002, parts B and C of seed 001). */
+const operationsAsyncApiDocument = asyncApiOperation(() => OPERATIONS_CONTRACTS);
+
 export const OPERATIONS_CONTRACTS: readonly OperationContract[] = [
   operationsHealth,
   operationsLiveness,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { VERSION } from '../../version.js';
-import { OPERATIONS_CONTRACTS } from '../index.js';
+import type { OperationContract } from '../../operation.js';
 import { OPERATIONS_EVENTS } from './catalog.js';
 import type { EventContract } from './event.js';
 
@@ -12,7 +12,7 @@ type JsonSchema = Record<string, unknown>;
  * whose payload is the envelope a webhook receives (`{type, timestamp, data}`), and one
  * `receive` operation per channel. Named payload types are shared components.
  */
-export function operationsAsyncApi(): Record<string, unknown> {
+export function operationsAsyncApi(contracts: readonly OperationContract[]): Record<string, unknown> {
   const schemas: Record<string, JsonSchema> = {};
   const convert = (schema: z.ZodType): JsonSchema => {
     const converted = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-7' }) as JsonSchema;
@@ -33,7 +33,7 @@ export function operationsAsyncApi(): Record<string, unknown> {
       summary: event.summary,
       ...(event.operation ? { description: `Published when \`${event.operation}\` succeeds; \`data\` is its result.` } : {}),
       contentType: 'application/json',
-      payload: envelope(event.name, convert(payloadOf(event))),
+      payload: envelope(event.name, convert(payloadOf(event, contracts))),
     };
     channels[id] = { address: event.name, title: event.name, messages: { [id]: { $ref: `#/components/messages/${id}` } } };
     operations[id] = {
@@ -60,9 +60,9 @@ export function operationsAsyncApi(): Record<string, unknown> {
   };
 }
 
-function payloadOf(event: EventContract): z.ZodType {
+function payloadOf(event: EventContract, contracts: readonly OperationContract[]): z.ZodType {
   if (event.payload) return event.payload;
-  const contract = OPERATIONS_CONTRACTS.find((candidate) => candidate.name === event.operation);
+  const contract = contracts.find((candidate) => candidate.name === event.operation);
   if (!contract) throw new Error(`event ${event.name}: no operation ${event.operation}`);
   return contract.output;
 }
