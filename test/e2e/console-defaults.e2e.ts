@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { DEMO_WELCOME_CREDITS } from '../../runtime/config.js';
 import { DEMO_PASSWORD, demoEmail, OPERATIONS_ENV } from '../support/operations.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -39,17 +40,7 @@ beforeAll(async () => {
   stack = await startStack({ ...OPERATIONS_ENV, DEMO_OPERATIONS: 'true', DEMO_RESEARCH: 'true' });
   expect(stack.config.llmBaseUrl).toBeUndefined();
   expect(stack.config.stripeSecretKey).toBeUndefined();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {

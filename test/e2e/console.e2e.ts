@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { DEMO_PASSWORD, demoEmail, OPERATIONS_ENV } from '../support/operations.js';
 import { call, startResearchStack } from '../support/research.js';
 import { LLM_REPORT, startFakeLlm, startFakeStripe, type FakeLlm, type FakeStripe } from '../support/research-upstreams.js';
@@ -68,17 +69,7 @@ beforeAll(async () => {
     STRIPE_SECRET_KEY: 'sk_test_console',
     STRIPE_API_URL: stripe.url,
   });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // The payment page is Stripe's: stand in for it rather than leave the machine.
   await context.route('https://checkout.stripe.com/**', (route) =>

@@ -1,22 +1,13 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let browser: Browser;
 beforeAll(async () => {
   stack = await startStack();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

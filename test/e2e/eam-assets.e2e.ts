@@ -1,31 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Actors } from '../support/actors.js';
+import { AssetBuilder, drillRigs } from '../support/eam.js';
 import { idempotencyKey } from '../support/operations.js';
 
 /** Asset classes and assets: creation with its bounds, reading, lists, object scope, GraphQL; over REST unless said. */
 
 let actors: Actors;
 let assetClassId: string;
-let inventory = 100;
-
-async function newAsset(objectId = actors.north, overrides: Record<string, unknown> = {}) {
-  const response = await actors.act('Engineer', 'POST', '/api/v1/eam/assets', {
-    inventoryNumber: `AS-${inventory++}`,
-    name: 'Буровая установка',
-    assetClassId,
-    currentObjectId: objectId,
-    commissionedAt: '2024-05-01',
-    passport: { model: 'DM45', year: 2024 },
-    ...overrides,
-  });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: string; status: string; [field: string]: unknown };
-}
+let assets: AssetBuilder;
+const newAsset = (objectId = actors.north, overrides: Record<string, unknown> = {}) => assets.create(objectId, overrides);
 
 beforeAll(async () => {
   actors = await Actors.start();
-  assetClassId = (await actors.act('Engineer', 'POST', '/api/v1/eam/asset-classes', { code: 'DRILL', name: 'Буровые установки' })).body.id;
+  assets = new AssetBuilder(actors, drillRigs(100));
+  assetClassId = await assets.assetClassId();
 });
 afterAll(async () => {
   await actors?.stop();

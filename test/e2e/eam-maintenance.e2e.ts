@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationsRole } from '../../contracts/access.js';
 import { Actors } from '../support/actors.js';
+import { AssetBuilder } from '../support/eam.js';
 
 /**
  * Maintenance over REST: scheduled → inProgress → completed, scheduled or inProgress →
@@ -10,22 +11,10 @@ import { Actors } from '../support/actors.js';
  */
 
 let actors: Actors;
-let assetClassId: string;
-let inventory = 300;
+let assets: AssetBuilder;
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString();
 
-async function newAsset(objectId = actors.north): Promise<string> {
-  const response = await actors.act('Engineer', 'POST', '/api/v1/eam/assets', {
-    inventoryNumber: `MT-${inventory++}`,
-    name: 'Самосвал',
-    assetClassId,
-    currentObjectId: objectId,
-    commissionedAt: '2023-03-01',
-    passport: { payloadTonnes: 90 },
-  });
-  expect(response.status).toBe(201);
-  return response.body.id;
-}
+const newAsset = async (objectId = actors.north): Promise<string> => (await assets.create(objectId)).id;
 
 async function schedule(assetId: string, role: OperationsRole = 'Mechanic') {
   const response = await actors.act(role, 'POST', '/api/v1/eam/maintenance', { assetId, scheduledAt: tomorrow(), reason: 'ТО-250' });
@@ -43,7 +32,12 @@ const movements = async (assetId: string) =>
 
 beforeAll(async () => {
   actors = await Actors.start();
-  assetClassId = (await actors.act('Engineer', 'POST', '/api/v1/eam/asset-classes', { code: 'TRUCK', name: 'Самосвалы' })).body.id;
+  assets = new AssetBuilder(actors, {
+    prefix: 'MT',
+    first: 300,
+    assetClass: { code: 'TRUCK', name: 'Самосвалы' },
+    defaults: { name: 'Самосвал', commissionedAt: '2023-03-01', passport: { payloadTonnes: 90 } },
+  });
 });
 afterAll(async () => {
   await actors?.stop();

@@ -2,31 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationsRole } from '../../contracts/access.js';
 import { Actors } from '../support/actors.js';
+import { AssetBuilder, drillRigs } from '../support/eam.js';
 import { call, idempotencyKey, login, SUPER_ADMIN } from '../support/operations.js';
 
 /** Movement actions of assets, decommissioning with a second approver, and the movements journal, over REST. */
 
 let actors: Actors;
-let assetClassId: string;
-let inventory = 500;
-
-async function newAsset(objectId = actors.north, overrides: Record<string, unknown> = {}) {
-  const response = await actors.act('Engineer', 'POST', '/api/v1/eam/assets', {
-    inventoryNumber: `AS-${inventory++}`,
-    name: 'Буровая установка',
-    assetClassId,
-    currentObjectId: objectId,
-    commissionedAt: '2024-05-01',
-    passport: { model: 'DM45', year: 2024 },
-    ...overrides,
-  });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: string; status: string; [field: string]: unknown };
-}
+let assets: AssetBuilder;
+const newAsset = (objectId = actors.north, overrides: Record<string, unknown> = {}) => assets.create(objectId, overrides);
 
 beforeAll(async () => {
   actors = await Actors.start();
-  assetClassId = (await actors.act('Engineer', 'POST', '/api/v1/eam/asset-classes', { code: 'DRILL', name: 'Буровые установки' })).body.id;
+  assets = new AssetBuilder(actors, drillRigs(500));
 });
 afterAll(async () => {
   await actors?.stop();

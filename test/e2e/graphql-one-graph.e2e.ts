@@ -2,9 +2,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditServer } from 'graphql-http';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { Actors } from '../support/actors.js';
+import { AssetBuilder } from '../support/eam.js';
 import { collect, wsClient } from '../support/research-ws.js';
 import { settleSaga } from '../support/sagas.js';
 
@@ -255,27 +257,18 @@ describe('GraphQL over HTTP', () => {
 });
 
 /** A finished asset-decommission saga of the demo organization: its progress events are in the feed. */
-let assetClassId: string | undefined;
-let assets = 0;
+let assets: AssetBuilder | undefined;
 
 async function finishedSaga(): Promise<string> {
-  if (!assetClassId) {
-    const assetClass = await actors.act('Engineer', 'POST', '/api/v1/eam/asset-classes', { code: 'EXPL', name: 'Explorer class' });
-    expect(assetClass.status, JSON.stringify(assetClass.body)).toBe(201);
-    assetClassId = assetClass.body.id as string;
-  }
-  assets += 1;
-  const asset = await actors.act('Engineer', 'POST', '/api/v1/eam/assets', {
-    inventoryNumber: `EX-${10000 + assets}`,
-    name: 'Explorer rig',
-    assetClassId,
-    currentObjectId: actors.north,
-    commissionedAt: '2025-01-01',
-    passport: {},
+  assets ??= new AssetBuilder(actors, {
+    prefix: 'EX',
+    first: 10001,
+    assetClass: { code: 'EXPL', name: 'Explorer class' },
+    defaults: { name: 'Explorer rig' },
   });
-  expect(asset.status, JSON.stringify(asset.body)).toBe(201);
+  const asset = await assets.create();
   const started = await actors.act('Engineer', 'POST', '/api/v1/eam/sagas/asset-decommission', {
-    assetId: asset.body.id,
+    assetId: asset.id,
     coApprovedBy: actors.userId('CEO'),
     reason: 'seen in the explorer',
   });
@@ -310,17 +303,7 @@ describe('the explorer at GET /graphql', () => {
     const html = await page_.text();
     expect(html).not.toMatch(/https?:\/\//);
 
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     const problems: string[] = [];

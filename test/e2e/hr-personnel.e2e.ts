@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, type Call, type Session } from '../support/operations.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { call, idempotencyKey, type Call, type Session } from '../support/operations.js';
+import { PersonnelWorld } from '../support/hr.js';
+import type { TestStack } from '../support/stack.js';
 
 /** Personnel over REST: hiring and its bounds, every transition of the seed's table, object scope, the list and GraphQL. */
 
@@ -16,46 +17,17 @@ let blaster: string;
 
 const today = () => new Date().toISOString().slice(0, 10);
 const shift = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-let tab = 0;
-
-async function hire(overrides: Record<string, unknown> = {}): Promise<Call> {
-  tab += 1;
-  const body = {
-    fullName: `Employee ${tab}`,
-    tabNumber: `T-${tab}`,
-    positionId: driller,
-    hiredAt: '2020-03-01',
-    objectId: north,
-    ...overrides,
-  };
-  return call(stack, admin, 'POST', '/api/v1/hr/personnel', body, idempotencyKey());
-}
-
-async function hired(overrides: Record<string, unknown> = {}): Promise<{ id: string; tabNumber: string }> {
-  const response = await hire(overrides);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body;
-}
-
-const act = (session: Session, id: string, verb: string, body: Record<string, unknown> = {}) =>
-  call(stack, session, 'POST', `/api/v1/hr/personnel/${id}/${verb}`, body, idempotencyKey());
+let world: PersonnelWorld;
+const hire = (overrides: Record<string, unknown> = {}) => world.hire(overrides);
+const hired = (overrides: Record<string, unknown> = {}) => world.hired(overrides);
+const act = (session: Session, id: string, verb: string, body: Record<string, unknown> = {}) => world.act(session, id, verb, body);
 
 beforeAll(async () => {
-  stack = await startStack({ ...OPERATIONS_ENV });
-  [admin, engineer, foreman] = await Promise.all([
-    login(stack, demoEmail('Admin')),
-    login(stack, demoEmail('Engineer')),
-    login(stack, demoEmail('Foreman')),
-  ]);
-  const objects = (await call(stack, admin, 'GET', '/api/v1/core/production-objects')).body as Array<{ id: string; code: string }>;
-  north = objects.find((object) => object.code === 'NORTH')!.id;
-  south = objects.find((object) => object.code === 'SOUTH')!.id;
-  const positions = (await call(stack, admin, 'GET', '/api/v1/hr/positions')).body as Array<{ id: string; code: string }>;
-  driller = positions.find((position) => position.code === 'DRILLER')!.id;
-  blaster = positions.find((position) => position.code === 'BLASTER')!.id;
+  world = await PersonnelWorld.start();
+  ({ stack, admin, engineer, foreman, north, south, driller, blaster } = world);
 });
 afterAll(async () => {
-  await stack?.stop();
+  await world?.stop();
 });
 
 describe('hiring', () => {

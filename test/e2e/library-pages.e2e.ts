@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPI } from 'openapi-types';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { LIBRARY_CONTRACTS } from '../../contracts/library/index.js';
 import { LIBRARY_MCP } from '../../contracts/library/mcp.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -25,17 +26,7 @@ let stack: TestStack;
 let browser: Browser;
 beforeAll(async () => {
   stack = await startStack();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS_CONTRACTS } from '../../contracts/operations/index.js';
 import { AUDIT_ENTITY_TYPES } from '../../contracts/operations/records.contract.js';
 import { Actors } from '../support/actors.js';
+import { AssetBuilder } from '../support/eam.js';
 import { call, fillPath, sampleBody } from '../support/operations.js';
 import { RESEARCH_ADMIN_TOKEN } from '../support/research.js';
 
@@ -13,8 +14,7 @@ import { RESEARCH_ADMIN_TOKEN } from '../support/research.js';
  */
 
 let actors: Actors;
-let classId: string;
-let inventory = 1;
+let assets: AssetBuilder;
 
 type OpenApi = { paths: Record<string, Record<string, Record<string, unknown>>>; components: { schemas: Record<string, unknown> } };
 
@@ -22,22 +22,16 @@ async function openapi(path: string): Promise<OpenApi> {
   return (await (await actors.stack.fetch(path)).json()) as OpenApi;
 }
 
-async function newAsset(): Promise<string> {
-  const created = await actors.act('Engineer', 'POST', '/api/v1/eam/assets', {
-    inventoryNumber: `OA-${1000 + inventory++}`,
-    name: 'Rig',
-    assetClassId: classId,
-    currentObjectId: actors.north,
-    commissionedAt: '2025-01-01',
-    passport: {},
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id as string;
-}
+const newAsset = async (): Promise<string> => (await assets.create()).id;
 
 beforeAll(async () => {
   actors = await Actors.start({ ADMIN_TOKEN: RESEARCH_ADMIN_TOKEN });
-  classId = (await actors.act('Engineer', 'POST', '/api/v1/eam/asset-classes', { code: 'OPENAPI', name: 'OpenAPI class' })).body.id;
+  assets = new AssetBuilder(actors, {
+    prefix: 'OA',
+    first: 1001,
+    assetClass: { code: 'OPENAPI', name: 'OpenAPI class' },
+    defaults: { name: 'Rig' },
+  });
 }, 120_000);
 afterAll(async () => {
   await actors?.stop();

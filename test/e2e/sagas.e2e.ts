@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Actors } from '../support/actors.js';
+import { AssetBuilder } from '../support/eam.js';
 import pg from 'pg';
 import { call, idempotencyKey, login, SUPER_ADMIN, type Session } from '../support/operations.js';
 import { collect, wsClient } from '../support/research-ws.js';
@@ -17,20 +18,8 @@ import { QueueHub } from '../../subgraphs/shared/queues/queue-hub.js';
  */
 
 let actors: Actors;
-let classId: string;
-
-async function newAsset(): Promise<string> {
-  const created = await actors.act('Engineer', 'POST', '/api/v1/eam/assets', {
-    inventoryNumber: `SG-${String(Math.floor(Math.random() * 90000) + 10000)}`,
-    name: 'Saga rig',
-    assetClassId: classId,
-    currentObjectId: actors.north,
-    commissionedAt: '2025-01-01',
-    passport: {},
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
-}
+let assets: AssetBuilder;
+const newAsset = async (): Promise<string> => (await assets.create()).id;
 
 async function startDecommission(assetId: string) {
   const started = await actors.act('Engineer', 'POST', '/api/v1/eam/sagas/asset-decommission', {
@@ -47,8 +36,7 @@ const settle = (sagaId: string, until?: (body: SagaStatusBody) => boolean) => se
 
 beforeAll(async () => {
   actors = await Actors.start();
-  const created = await actors.act('Engineer', 'POST', '/api/v1/eam/asset-classes', { code: 'SAGA', name: 'Saga class' });
-  classId = created.body.id;
+  assets = new AssetBuilder(actors, { prefix: 'SG', assetClass: { code: 'SAGA', name: 'Saga class' }, defaults: { name: 'Saga rig' } });
 }, 120_000);
 afterAll(async () => {
   await actors?.stack.stop();
