@@ -5,7 +5,7 @@ import { CLIENT_GONE, STREAM_INPUT_HEADER, StreamFailure, type StreamOpening, ty
 import type { StreamSource } from './stream-sources.js';
 
 /**
- * One line of `POST /streams/<name>` (runtime/subgraph-server.ts), NDJSON: first the head
+ * One line of `POST /streams/<name>` (server/subgraph-server.ts), NDJSON: first the head
  * `{extensions, error?}`, then `{event}` lines, then `{done: true}` or `{error}`.
  */
 export interface StreamLine {
