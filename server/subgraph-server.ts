@@ -4,7 +4,8 @@ import type { RunningSubgraph, SubgraphRequest } from '../subgraphs/shared/host.
 import { serveMounts, type HttpMount } from '../subgraphs/shared/subgraph.js';
 import type { Metrics } from '../runtime/metrics.js';
 import { serveStream, STREAM_PATH } from './stream-endpoint.js';
-import { forwardedOnly, requestHeaders } from '../runtime/http/headers.js';
+import { requestHeaders } from '../runtime/http/headers.js';
+import { forwardedOnly } from '../subgraphs/shared/context.js';
 import { requireSubgraphSecret } from '../runtime/http/subgraph-secret.js';
 
 /**
