@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { configOrExit } from './runtime/config-or-exit.js';
 import { createLogger } from './runtime/logger.js';
-import { StartupRefusal, startSystem, type System } from './runtime/system.js';
+import { StartupRefusal, startSystem, type System } from './server/system.js';
 
 const config = configOrExit();
 

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import Koa from 'koa';
 import { loadConfig } from '../runtime/config.js';
-import { listen } from '../runtime/http/listen.js';
+import { listen } from '../server/listen.js';
 import { createLogger } from '../runtime/logger.js';
-import { startSystem, type System } from '../runtime/system.js';
+import { startSystem, type System } from '../server/system.js';
 
 /**
  * A bench target in its own process: the system (subgraphs in-process, or over HTTP

@@ -1,6 +1,17 @@
 import type { z } from 'zod';
-import { familyOf, SNAKE_CASE_FAMILIES, type Family } from './families.js';
-import type { InputLocation, OperationContract, RestBinding } from './operation.js';
+import { SNAKE_CASE_FAMILIES } from './families.js';
+import {
+  contractFamily,
+  snakeCase,
+  wireName,
+  type InputIssue,
+  type InputLocation,
+  type OperationContract,
+  type RestBinding,
+} from './operation.js';
+
+// The contract's wire vocabulary lives with the contract (operation.ts); validation offers it to its callers too.
+export { contractFamily, snakeCase, wireName, type InputIssue } from './operation.js';
 
 /**
  * Validation of an operation's input, the same for every caller: the REST edge runs
@@ -9,46 +20,7 @@ import type { InputLocation, OperationContract, RestBinding } from './operation.
  * words them once whoever called.
  */
 
-export interface InputIssue {
-  readonly location: InputLocation;
-  /** The field's wire name, then nested keys and indexes; empty for the location as a whole. */
-  readonly path: ReadonlyArray<string | number>;
-  /** zod's issue code (`invalid_type`, `too_small`, …), or `invalid_characters` for text PostgreSQL cannot store. */
-  readonly code: string;
-  readonly message: string;
-  /** The offending value; `undefined` when it is missing. */
-  readonly input: unknown;
-  /** What was expected (`invalid_type`), or the bound (`too_small`, `too_big`). */
-  readonly expected?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly values?: readonly unknown[];
-  /** Facts a custom check attached (zod `params`), e.g. how a family should word it. */
-  readonly params?: Readonly<Record<string, unknown>>;
-  /** For a missing field: the object it was missing from (a body's fields only). */
-  readonly parent?: unknown;
-}
-
 export type InputValidation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: InputIssue[] };
-
-/** The family answering for a contract: its REST path's, else its service's. */
-export function contractFamily(contract: Pick<OperationContract, 'rest' | 'service'>): Family {
-  const path = contract.rest[0]?.path;
-  if (path) return familyOf(path);
-  return contract.service === 'library' ? 'library' : contract.service;
-}
-
-/** `maxChars` → `max_chars`. */
-export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter, at: number) => `${at > 0 ? '_' : ''}${letter.toLowerCase()}`);
-const snake = snakeCase;
-
-/** A field's name on the wire of a binding (its `names`, else the family's case). */
-export function wireName(contract: Pick<OperationContract, 'rest' | 'service'>, field: string, binding?: RestBinding): string {
-  const rest = binding ?? (contract.rest[0] as RestBinding | undefined);
-  const renamed = rest?.names?.[field];
-  if (renamed) return renamed;
-  return SNAKE_CASE_FAMILIES.has(contractFamily(contract)) ? snake(field) : field;
-}
 
 /** A high surrogate without its low half, or a low one without its high half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -110,7 +82,7 @@ function wirePath(contract: OperationContract, path: ReadonlyArray<string | numb
   const [field, ...rest] = path;
   if (field === undefined) return [];
   const snakeNested = SNAKE_CASE_FAMILIES.has(contractFamily(contract));
-  const nested = rest.map((part) => (typeof part === 'string' && snakeNested ? snake(part) : part));
+  const nested = rest.map((part) => (typeof part === 'string' && snakeNested ? snakeCase(part) : part));
   if (binding?.bodyField === field) return nested;
   return [wireName(contract, String(field), binding), ...nested];
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Access } from './access.js';
 import type { DomainError, ErrorKey } from './errors.js';
-import { wireName, type InputIssue } from './input.js';
+import { familyOf, SNAKE_CASE_FAMILIES, type Family } from './families.js';
 
 /**
  * One declaration per operation: its GraphQL field, REST binding, input with every
@@ -33,6 +33,45 @@ type ShapeAt<I extends InputShapes, L extends InputLocation> = I[L] extends Shap
 export type MergedShape<I extends InputShapes> = ShapeAt<I, 'path'> & ShapeAt<I, 'query'> & ShapeAt<I, 'body'> & ShapeAt<I, 'headers'>;
 /** The validated input a service method receives: every location's fields, flat. */
 export type InputOf<I extends InputShapes> = z.output<z.ZodObject<MergedShape<I>>>;
+
+/** A problem found in an operation's input (input.ts validates), named by its wire name. */
+export interface InputIssue {
+  readonly location: InputLocation;
+  /** The field's wire name, then nested keys and indexes; empty for the location as a whole. */
+  readonly path: ReadonlyArray<string | number>;
+  /** zod's issue code (`invalid_type`, `too_small`, …), or `invalid_characters` for text PostgreSQL cannot store. */
+  readonly code: string;
+  readonly message: string;
+  /** The offending value; `undefined` when it is missing. */
+  readonly input: unknown;
+  /** What was expected (`invalid_type`), or the bound (`too_small`, `too_big`). */
+  readonly expected?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly values?: readonly unknown[];
+  /** Facts a custom check attached (zod `params`), e.g. how a family should word it. */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** For a missing field: the object it was missing from (a body's fields only). */
+  readonly parent?: unknown;
+}
+
+/** The family answering for a contract: its REST path's, else its service's. */
+export function contractFamily(contract: Pick<OperationContract, 'rest' | 'service'>): Family {
+  const path = contract.rest[0]?.path;
+  if (path) return familyOf(path);
+  return contract.service === 'library' ? 'library' : contract.service;
+}
+
+/** `maxChars` → `max_chars`. */
+export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter, at: number) => `${at > 0 ? '_' : ''}${letter.toLowerCase()}`);
+
+/** A field's name on the wire of a binding (its `names`, else the family's case). */
+export function wireName(contract: Pick<OperationContract, 'rest' | 'service'>, field: string, binding?: RestBinding): string {
+  const rest = binding ?? (contract.rest[0] as RestBinding | undefined);
+  const renamed = rest?.names?.[field];
+  if (renamed) return renamed;
+  return SNAKE_CASE_FAMILIES.has(contractFamily(contract)) ? snakeCase(field) : field;
+}
 
 declare module 'zod' {
   interface GlobalMeta {

@@ -1,8 +1,7 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
-import { forwardedOnly } from '../runtime/http/headers.js';
 import { SUBGRAPH_SECRET_HEADER } from '../runtime/http/subgraph-secret.js';
-import type { RequestHeaders } from '../subgraphs/shared/context.js';
+import { forwardedOnly, type RequestHeaders } from '../subgraphs/shared/context.js';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import type { GatewayContext } from './context.js';
 

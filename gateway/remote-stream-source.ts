@@ -2,10 +2,10 @@ import type { GraphQLFormattedError } from 'graphql';
 import { SUBGRAPH_SECRET_HEADER } from '../runtime/http/subgraph-secret.js';
 import type { RequestHeaders } from '../subgraphs/shared/context.js';
 import { CLIENT_GONE, STREAM_INPUT_HEADER, StreamFailure, type StreamOpening, type StreamRequest } from '../subgraphs/shared/streams.js';
-import type { StreamSource } from './stream-sources.js';
+import type { StreamSource } from './stream-source.js';
 
 /**
- * One line of `POST /streams/<name>` (runtime/subgraph-server.ts), NDJSON: first the head
+ * One line of `POST /streams/<name>` (server/subgraph-server.ts), NDJSON: first the head
  * `{extensions, error?}`, then `{event}` lines, then `{done: true}` or `{error}`.
  */
 export interface StreamLine {

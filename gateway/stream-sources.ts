@@ -6,14 +6,7 @@ import type { StreamOpening, StreamRequest } from '../subgraphs/shared/streams.j
 import type { GatewayContext } from './context.js';
 import { forwardedHeaders } from './data-sources.js';
 import { RemoteStreamSource } from './remote-stream-source.js';
-
-/**
- * Where a subgraph's streaming operations run — the streaming counterpart of a
- * GraphQL data source: in this process, or behind the subgraph's `POST /streams/<name>`.
- */
-export interface StreamSource {
-  open(request: StreamRequest, headers: RequestHeaders, signal: AbortSignal): Promise<StreamOpening>;
-}
+import type { StreamSource } from './stream-source.js';
 
 /** Runs a subgraph's stream in this process through the same path its HTTP server uses. */
 export class InProcessStreamSource implements StreamSource {

@@ -3,13 +3,13 @@ import type { Context, Middleware } from 'koa';
 import { protectedResourceMetadataPath, type McpServerDeclaration } from '../contracts/mcp.js';
 import type { OperationContract } from '../contracts/operation.js';
 import { ALL_CONTRACTS } from '../contracts/registry.js';
-import type { OperationRunner } from '../rest-facade/execute.js';
-import { FacadeError } from '../rest-facade/facade-error.js';
+import type { OperationRunner } from '../edge/execute.js';
+import { FacadeError } from '../edge/facade-error.js';
 import { BodyError, readJsonBody } from '../runtime/http/body.js';
 import type { OriginPolicy } from './origins.js';
-import { mcpResources } from './resources.js';
+import { mcpResources } from '../edge/mcp-resources.js';
 import { createMcpServer, type McpCatalog } from './server.js';
-import { mcpTools } from './tools.js';
+import { mcpTools } from '../edge/mcp-tools.js';
 
 /**
  * One MCP endpoint on the Koa app: streamable HTTP, stateless — each POST is answered on

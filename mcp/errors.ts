@@ -1,8 +1,8 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ServiceName } from '../contracts/operation.js';
 import { researchBilling } from '../contracts/research/billing.contract.js';
-import type { FacadeError } from '../rest-facade/facade-error.js';
-import { isResource } from './tools.js';
+import type { FacadeError } from '../edge/facade-error.js';
+import { isResource } from '../edge/mcp-tools.js';
 
 /**
  * How a refused or failed call reads over MCP: `{code, message}` (the seed's MCP error

@@ -12,10 +12,10 @@ import {
 import type { McpServerDeclaration } from '../contracts/mcp.js';
 import type { OperationContract } from '../contracts/operation.js';
 import { VERSION } from '../contracts/version.js';
-import { FacadeError } from '../rest-facade/facade-error.js';
+import { FacadeError } from '../edge/facade-error.js';
 import { mcpErrorBody, RESOURCE_NOT_FOUND, resourceError } from './errors.js';
-import { matchResource, type McpResourceDefinition } from './resources.js';
-import type { McpToolDefinition } from './tools.js';
+import { matchResource, type McpResourceDefinition } from '../edge/mcp-resources.js';
+import type { McpToolDefinition } from '../edge/mcp-tools.js';
 
 /**
  * The MCP server of one endpoint, built per HTTP request (the endpoint is stateless): it

@@ -4,7 +4,7 @@ import type { GatewayContext } from '../gateway/context.js';
 import { edgeHeaders } from '../gateway/edge-headers.js';
 import type { StreamSources } from '../gateway/stream-sources.js';
 import { StreamFailure } from '../subgraphs/shared/streams.js';
-import { FacadeError } from './facade-error.js';
+import { FacadeError } from '../edge/facade-error.js';
 import { ERROR_MAPPERS } from './families.js';
 import type { WireRequest } from '../contracts/operation.js';
 import type { Route } from './route.js';

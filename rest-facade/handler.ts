@@ -9,8 +9,8 @@ import { BodyError, readJsonBody } from '../runtime/http/body.js';
 import { recordIfUndeclared } from './declared-errors.js';
 import { decodeRequest } from './decode.js';
 import { serveEventStream } from './event-stream.js';
-import { variablesOf, type OperationRunner } from './execute.js';
-import { FacadeError } from './facade-error.js';
+import { variablesOf, type OperationRunner } from '../edge/execute.js';
+import { FacadeError } from '../edge/facade-error.js';
 import { ERROR_MAPPERS } from './families.js';
 import type { Route } from './route.js';
 

@@ -1,6 +1,6 @@
 import { CommonErrorCode } from '../contracts/errors.js';
 import type { IdentityProviderFacts } from '../contracts/operation.js';
-import { FacadeError } from './facade-error.js';
+import { FacadeError } from '../edge/facade-error.js';
 
 /**
  * The identity provider's discovery document as the site mirrors it: fetched from the

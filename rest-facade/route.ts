@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Family } from '../contracts/families.js';
 import type { OperationContract, RestBinding, WireResponse } from '../contracts/operation.js';
-import type { FacadeError } from './facade-error.js';
+import type { FacadeError } from '../edge/facade-error.js';
 
 /** One REST path of one operation. */
 export interface Route {

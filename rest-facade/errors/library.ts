@@ -1,6 +1,6 @@
 import { EdgeErrorCode } from '../../contracts/errors.js';
 import { LibraryErrorCode } from '../../contracts/library/errors.js';
-import { FacadeError } from '../facade-error.js';
+import { FacadeError } from '../../edge/facade-error.js';
 import type { ErrorMapper } from '../route.js';
 
 /** `error.type` by status, in the style of OpenAI-compatible APIs the library speaks. */

@@ -1,5 +1,4 @@
 import type { Context } from 'koa';
-import { FORWARDED_HEADERS, type RequestHeaders } from '../../subgraphs/shared/context.js';
 
 /**
  * The request's headers as one string each (repeated headers joined by `, `), computed
@@ -12,15 +11,4 @@ export function requestHeaders(ctx: Context): Readonly<Record<string, string | u
   for (const [name, value] of Object.entries(ctx.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   ctx.state.headers = headers;
   return headers;
-}
-
-/**
- * The headers a subgraph may see, from `FORWARDED_HEADERS` alone: the one list both the
- * gateway's data sources and the subgraph servers filter with, so in-process and remote
- * subgraphs see the same headers.
- */
-export function forwardedOnly(headers: RequestHeaders): RequestHeaders {
-  const picked: Record<string, string | undefined> = {};
-  for (const name of FORWARDED_HEADERS) if (headers[name] !== undefined) picked[name] = headers[name];
-  return picked;
 }

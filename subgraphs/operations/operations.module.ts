@@ -7,7 +7,7 @@ import { SecretBox } from '../shared/secret-box.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { AuditService } from './core/audit.service.js';
 import { SystemRoleBook } from './core/system-roles.js';
-import { OperationsGuard } from './core/operations-guard.js';
+import { OperationsGuard } from './iam/operations-guard.js';
 import { recordOperations } from './core/records.operations.js';
 import { tenantReferences } from './core/references.js';
 import { tenantTransaction } from './core/tenancy.js';

@@ -35,3 +35,14 @@ export const FORWARDED_HEADERS = [
   'accept-language',
   'stripe-signature',
 ] as const;
+
+/**
+ * The headers a subgraph may see, from `FORWARDED_HEADERS` alone: the one list both the
+ * gateway's data sources and the subgraph servers filter with, so in-process and remote
+ * subgraphs see the same headers.
+ */
+export function forwardedOnly(headers: RequestHeaders): RequestHeaders {
+  const picked: Record<string, string | undefined> = {};
+  for (const name of FORWARDED_HEADERS) if (headers[name] !== undefined) picked[name] = headers[name];
+  return picked;
+}

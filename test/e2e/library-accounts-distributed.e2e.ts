@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
-import { startSystem, type System } from '../../runtime/system.js';
+import { startSystem, type System } from '../../server/system.js';
 import { createTestDatabase } from '../support/database.js';
 import { ADMIN_TOKEN, awayFromMinuteEdge, json } from '../support/library-keys.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { System } from '../../runtime/system.js';
+import type { System } from '../../server/system.js';
 import { startDistributed, type DistributedStack } from '../support/distributed.js';
 import { FIXTURE } from '../support/library-content.js';
 import { ADMIN_TOKEN, json } from '../support/library-keys.js';

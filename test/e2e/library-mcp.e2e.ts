@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY_CONTRACTS } from '../../contracts/library/index.js';
-import { mcpTools } from '../../mcp/tools.js';
+import { mcpTools } from '../../edge/mcp-tools.js';
 import { ADMIN_TOKEN, adminKey, adminPost } from '../support/library-keys.js';
 import { adminImport, getWithKey } from '../support/library-stack.js';
 import { startStack, type TestStack } from '../support/stack.js';

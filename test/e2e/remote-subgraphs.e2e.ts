@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
-import { startSystem, type System } from '../../runtime/system.js';
+import { startSystem, type System } from '../../server/system.js';
 import { createTestDatabase } from '../support/database.js';
 import { startDistributed, type DistributedStack } from '../support/distributed.js';
 

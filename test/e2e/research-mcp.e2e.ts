@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESEARCH_CONTRACTS } from '../../contracts/research/index.js';
-import { mcpTools } from '../../mcp/tools.js';
+import { mcpTools } from '../../edge/mcp-tools.js';
 import {
   allComplete,
   call,

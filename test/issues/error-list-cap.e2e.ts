@@ -4,7 +4,7 @@ import { contractFamily, type InputIssue } from '../../contracts/input.js';
 import { LIBRARY_CONTRACTS } from '../../contracts/library/index.js';
 import { refusalOf } from '../../contracts/refusals.js';
 import { libraryAdminErrorBody } from '../../rest-facade/errors/library-admin.js';
-import { FacadeError } from '../../rest-facade/facade-error.js';
+import { FacadeError } from '../../edge/facade-error.js';
 import { json } from '../support/library-keys.js';
 import { call, createWorkspace, startResearchStack } from '../support/research.js';
 import type { TestStack } from '../support/stack.js';

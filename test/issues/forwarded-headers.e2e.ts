@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { forwardedHeaders } from '../../gateway/data-sources.js';
-import { listen } from '../../runtime/http/listen.js';
+import { listen } from '../../server/listen.js';
 import { createMetrics } from '../../runtime/metrics.js';
-import { createSubgraphApp } from '../../runtime/subgraph-server.js';
+import { createSubgraphApp } from '../../server/subgraph-server.js';
 import { FORWARDED_HEADERS, type RequestHeaders } from '../../subgraphs/shared/context.js';
 import type { RunningSubgraph } from '../../subgraphs/shared/host.js';
 import { createLogger } from '../../runtime/logger.js';

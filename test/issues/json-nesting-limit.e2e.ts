@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_MAX_DEPTH } from '../../runtime/http/body.js';
 import { loadConfig } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
-import { startSystem, type System } from '../../runtime/system.js';
+import { startSystem, type System } from '../../server/system.js';
 import { ADMIN_TOKEN } from '../support/library-keys.js';
 import { startStack, type TestStack } from '../support/stack.js';
 

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../runtime/config.js';
-import { startSystem } from '../../runtime/system.js';
+import { startSystem } from '../../server/system.js';
 import { createTestDatabase } from '../support/database.js';
 
 /** A logger like the process's (role bound once at the root) that keeps every line it writes. */

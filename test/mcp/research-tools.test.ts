@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESEARCH_CONTRACTS } from '../../contracts/research/index.js';
-import { mcpTools } from '../../mcp/tools.js';
+import { mcpTools } from '../../edge/mcp-tools.js';
 
 describe('research MCP tools from contracts', () => {
   it('declares send_message (threadId optional) and start_research (threadId required, force defaulting to false)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESEARCH_CONTRACTS } from '../../contracts/research/index.js';
-import { matchResource, mcpResources } from '../../mcp/resources.js';
+import { matchResource, mcpResources } from '../../edge/mcp-resources.js';
 
 describe('research MCP resources from contracts', () => {
   const resources = mcpResources(RESEARCH_CONTRACTS);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIBRARY_CONTRACTS } from '../../contracts/library/index.js';
-import { mcpTools } from '../../mcp/tools.js';
+import { mcpTools } from '../../edge/mcp-tools.js';
 
 describe('MCP tools from contracts', () => {
   it('derives one tool per opted-in operation, its input schema carrying the contract’s bounds', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FacadeError } from '../../rest-facade/facade-error.js';
+import { FacadeError } from '../../edge/facade-error.js';
 import { identityProviderMirror } from '../../rest-facade/identity-mirror.js';
 
 const ISSUER = 'https://id.example.org/oidc';

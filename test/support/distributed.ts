@@ -1,6 +1,6 @@
 import { loadConfig } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
-import { startSystem, type System } from '../../runtime/system.js';
+import { startSystem, type System } from '../../server/system.js';
 import { createTestDatabase } from './database.js';
 
 const SUBGRAPHS = ['library', 'research', 'operations'] as const;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { UndeclaredAnswer } from '../../rest-facade/declared-errors.js';
 import { loadConfig, type Config } from '../../runtime/config.js';
 import { createLogger } from '../../runtime/logger.js';
-import { startSystem, type System } from '../../runtime/system.js';
+import { startSystem, type System } from '../../server/system.js';
 import { createTestDatabase } from './database.js';
 
 export interface TestStack {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OperationContract } from '../../../contracts/operation.js';
 import type { Around, OperationCall } from '../../shared/contracts/implementation.js';
 import { idempotent, type IdempotencyStore } from '../../shared/idempotency.js';
-import { APP_ROLE } from '../migrations/tenant-tables.js';
+import { APP_ROLE } from './database-names.js';
 import { OperationsError } from '../operations.errors.js';
 import { withAfterCommit } from './after-commit.js';
 import { publishOperationEvents } from './domain-events.js';

@@ -20,12 +20,15 @@ import {
   eamStartMaintenance,
 } from '../../../contracts/operations/eam/maintenance.contract.js';
 import { eamListMovements } from '../../../contracts/operations/eam/movements.contract.js';
+import { eamStartAssetDecommissionSaga } from '../../../contracts/operations/sagas.contract.js';
 import { implement, type Implementation } from '../../shared/contracts/implementation.js';
 import type { Services } from '../../shared/subgraph.js';
 import { AssetClassService } from './asset-class.service.js';
 import { AssetService } from './asset.service.js';
 import { MaintenanceService } from './maintenance.service.js';
 import { MovementService } from './movements.js';
+import { SagaEngine } from '../sagas/engine.js';
+import { assetDecommissionSaga } from './decommission-saga.js';
 
 /** The EAM services, built once per process. */
 export function eamServices(): object[] {
@@ -39,6 +42,7 @@ export function eamOperations(services: Services): Implementation[] {
   const classes = services.get(AssetClassService);
   const maintenance = services.get(MaintenanceService);
   const movements = services.get(MovementService);
+  const sagas = services.get(SagaEngine);
   return [
     implement(eamListAssets, (input, { ctx }) => assets.list(ctx.em, input)),
     implement(eamCreateAsset, (input, { ctx, caller }) => assets.create(ctx.em, caller, input)),
@@ -64,5 +68,16 @@ export function eamOperations(services: Services): Implementation[] {
     implement(eamCompleteMaintenance, (input, { ctx, caller }) => maintenance.complete(ctx.em, caller, input.id, input.notes)),
     implement(eamCancelMaintenance, (input, { ctx, caller }) => maintenance.cancel(ctx.em, caller, input.id, input.reason)),
     implement(eamListMovements, (input, { ctx }) => movements.list(ctx.em, input)),
+    implement(eamStartAssetDecommissionSaga, async (input, { ctx, caller }) => {
+      await assets.checkDecommission(ctx.em, caller, input.assetId, input.coApprovedBy);
+      const { sagaId } = await sagas.start(ctx.em, assetDecommissionSaga, {
+        organizationId: caller.organizationId!,
+        actorId: caller.userId,
+        payload: { assetId: input.assetId, coApprovedBy: input.coApprovedBy, reason: input.reason },
+        entityType: 'Asset',
+        entityId: input.assetId,
+      });
+      return { sagaId, assetId: input.assetId, status: 'enqueued' as const };
+    }),
   ];
 }

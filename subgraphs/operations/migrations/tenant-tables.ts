@@ -6,10 +6,10 @@
  * audit trigger, and the grants of the application role (docs/adr/0008).
  */
 
-export const SCHEMA = 'operations';
+import { APP_ROLE, SCHEMA } from '../core/database-names.js';
 
-/** The role every operations transaction runs as: not the owner of any table, so RLS applies. */
-export const APP_ROLE = 'operations_app';
+// Migrations take the schema and the role from here, beside the table helpers.
+export { APP_ROLE, SCHEMA };
 
 const ORGANIZATION = `nullif(current_setting('app.organization_id', true), '')::uuid`;
 const OBJECTS = `coalesce(nullif(current_setting('app.object_ids', true), ''), '*')`;

@@ -6,20 +6,14 @@ import {
   coreSagaQueues,
   coreSagaStatus,
   coreSagaWatch,
-  eamStartAssetDecommissionSaga,
 } from '../../../contracts/operations/sagas.contract.js';
 import { implement, type Implementation } from '../../shared/contracts/implementation.js';
 import type { Services } from '../../shared/subgraph.js';
-import { assetDecommissionSaga } from '../eam/decommission-saga.js';
-import { AssetService } from '../eam/asset.service.js';
-import { SagaEngine } from './engine.js';
 import { SagasService } from './sagas.service.js';
 
-/** Saga progress, dead letters, and the sagas started over REST. */
+/** Saga progress and dead letters (each saga started over REST is bound by the module that owns it). */
 export function sagaOperations(services: Services): Implementation[] {
   const sagas = services.get(SagasService);
-  const engine = services.get(SagaEngine);
-  const assets = services.get(AssetService);
   return [
     implement(coreSagaStatus, (input, { ctx }) => sagas.status(ctx.em, input.sagaId)),
     implement(coreSagaEvents, (input, { ctx }) => sagas.events(ctx.em, input.sagaId, input.afterSequence, input.limit)),
@@ -28,16 +22,5 @@ export function sagaOperations(services: Services): Implementation[] {
     implement(coreSagaQueues, () => sagas.queueCounts()),
     implement(coreRetryDeadLetter, (input, { ctx, caller }) => sagas.retry(ctx.em, caller, input.queue, input.jobId)),
     implement(coreDeleteDeadLetter, (input, { ctx, caller }) => sagas.remove(ctx.em, caller, input.queue, input.jobId)),
-    implement(eamStartAssetDecommissionSaga, async (input, { ctx, caller }) => {
-      await assets.checkDecommission(ctx.em, caller, input.assetId, input.coApprovedBy);
-      const { sagaId } = await engine.start(ctx.em, assetDecommissionSaga, {
-        organizationId: caller.organizationId!,
-        actorId: caller.userId,
-        payload: { assetId: input.assetId, coApprovedBy: input.coApprovedBy, reason: input.reason },
-        entityType: 'Asset',
-        entityId: input.assetId,
-      });
-      return { sagaId, assetId: input.assetId, status: 'enqueued' as const };
-    }),
   ];
 }

@@ -1,10 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Context } from 'koa';
-import { CommonErrorCode, EdgeErrorCode } from '../../contracts/errors.js';
-import { familyOf } from '../../contracts/families.js';
-import { FacadeError } from '../../rest-facade/facade-error.js';
-import { ERROR_MAPPERS } from '../../rest-facade/families.js';
+import { CommonErrorCode, EdgeErrorCode } from '../contracts/errors.js';
+import { familyOf } from '../contracts/families.js';
+import { FacadeError } from '../edge/facade-error.js';
+import { ERROR_MAPPERS } from '../rest-facade/families.js';
 
 interface ParseError extends Error {
   readonly code?: string;

@@ -2,8 +2,9 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import { STREAM_INPUT_HEADER, StreamFailure, type StreamOpening } from '../subgraphs/shared/streams.js';
-import { BodyError, JSON_MAX_DEPTH, nestsDeeperThan, readJsonBody } from './http/body.js';
-import { forwardedOnly, requestHeaders } from './http/headers.js';
+import { BodyError, JSON_MAX_DEPTH, nestsDeeperThan, readJsonBody } from '../runtime/http/body.js';
+import { requestHeaders } from '../runtime/http/headers.js';
+import { forwardedOnly } from '../subgraphs/shared/context.js';
 
 /** `POST /streams/<name>`: a name as modules declare them. */
 export const STREAM_PATH = /^\/streams\/([A-Za-z][A-Za-z0-9_]{0,63})$/;

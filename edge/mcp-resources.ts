@@ -1,5 +1,5 @@
 import type { OperationContract } from '../contracts/operation.js';
-import { isResource } from './tools.js';
+import { isResource } from './mcp-tools.js';
 
 /**
  * MCP resources derived from the contracts that opt in (`mcp: { resource, uri }`): a

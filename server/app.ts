@@ -17,20 +17,20 @@ import type { OperationContract, ServiceName, WireRequest } from '../contracts/o
 import { ALL_CONTRACTS, checkContracts, CONTRACTS, MCP_SERVERS } from '../contracts/registry.js';
 import { mcpCatalog, mcpEndpoint } from '../mcp/endpoint.js';
 import { originPolicy } from '../mcp/origins.js';
-import { OperationRunner } from './execute.js';
-import { FacadeError } from './facade-error.js';
-import { routeHandler, sendError } from './handler.js';
-import { identityProviderMirror } from './identity-mirror.js';
-import { serviceOpenApi } from './openapi/generate.js';
-import { loadOperations } from './operations.js';
-import type { Route } from './route.js';
+import { OperationRunner } from '../edge/execute.js';
+import { FacadeError } from '../edge/facade-error.js';
+import { routeHandler, sendError } from '../rest-facade/handler.js';
+import { identityProviderMirror } from '../rest-facade/identity-mirror.js';
+import { serviceOpenApi } from '../rest-facade/openapi/generate.js';
+import { loadOperations } from '../rest-facade/operations.js';
+import type { Route } from '../rest-facade/route.js';
 import { requestHeaders } from '../runtime/http/headers.js';
 import { serveMounts, type HttpMount, type PublicOrigin } from '../subgraphs/shared/subgraph.js';
 import type { Config } from '../runtime/config.js';
 import { workspaceResource } from '../runtime/workspace-resource.js';
-import { serveConsole } from './console.js';
-import { cors } from './cors.js';
-import { serveDocsAssets } from './docs-assets.js';
+import { serveConsole } from '../rest-facade/console.js';
+import { cors } from '../rest-facade/cors.js';
+import { serveDocsAssets } from '../rest-facade/docs-assets.js';
 
 export interface AppOptions {
   readonly server: ApolloServer<GatewayContext>;

@@ -1,11 +1,12 @@
 import Koa from 'koa';
-import { BodyError, readJsonBody } from './http/body.js';
+import { BodyError, readJsonBody } from '../runtime/http/body.js';
 import type { RunningSubgraph, SubgraphRequest } from '../subgraphs/shared/host.js';
 import { serveMounts, type HttpMount } from '../subgraphs/shared/subgraph.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../runtime/metrics.js';
 import { serveStream, STREAM_PATH } from './stream-endpoint.js';
-import { forwardedOnly, requestHeaders } from './http/headers.js';
-import { requireSubgraphSecret } from './http/subgraph-secret.js';
+import { requestHeaders } from '../runtime/http/headers.js';
+import { forwardedOnly } from '../subgraphs/shared/context.js';
+import { requireSubgraphSecret } from '../runtime/http/subgraph-secret.js';
 
 /**
  * Operations reach a subgraph only through the gateway, which already bounds each

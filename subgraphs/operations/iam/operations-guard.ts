@@ -2,11 +2,11 @@ import type { OperationsAccess, OperationsRole } from '../../../contracts/access
 import type { OperationContract } from '../../../contracts/operation.js';
 import type { SubgraphContext } from '../../shared/context.js';
 import type { Guard } from '../../shared/contracts/implementation.js';
-import type { ApiKeyAccess } from '../iam/api-key-access.js';
-import type { SigningKeys } from '../iam/signing-keys.js';
+import type { ApiKeyAccess } from './api-key-access.js';
+import type { SigningKeys } from './signing-keys.js';
 import { OperationsError } from '../operations.errors.js';
-import type { Principal } from './principal.js';
-import type { RoleGrant, SystemRoleBook } from './system-roles.js';
+import type { Principal } from '../core/principal.js';
+import type { RoleGrant, SystemRoleBook } from '../core/system-roles.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -6,13 +6,13 @@ import type { SubscriptionServer } from '../gateway/subscriptions/subscription-s
 import { loadSubgraph } from '../subgraphs/load-subgraph.js';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import type { PublicOrigin } from '../subgraphs/shared/subgraph.js';
-import { SUBGRAPH_NAMES, type Config, type SubgraphName } from './config.js';
-import { logBanner, startupBanner } from './banner.js';
-import { DataDirInUseError, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
-import { trustProxy } from './http/client-address.js';
-import { listen, type Listening } from './http/listen.js';
-import type { Logger } from './logger.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { SUBGRAPH_NAMES, type Config, type SubgraphName } from '../runtime/config.js';
+import { logBanner, startupBanner } from '../runtime/banner.js';
+import { DataDirInUseError, startEmbeddedPostgres, type EmbeddedDatabase } from '../runtime/embedded-postgres.js';
+import { trustProxy } from '../runtime/http/client-address.js';
+import { listen, type Listening } from './listen.js';
+import type { Logger } from '../runtime/logger.js';
+import { createMetrics, type Metrics } from '../runtime/metrics.js';
 
 export const SUPERGRAPH_PATH = join(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -188,7 +188,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
     }
     const [{ createGateway }, { createApp }, { attachSubscriptions }, { streamOwners, SUBSCRIPTIONS }] = await Promise.all([
       import('../gateway/create-gateway.js'),
-      import('../rest-facade/app.js'),
+      import('./app.js'),
       import('../gateway/subscriptions/subscription-server.js'),
       import('../contracts/registry.js'),
     ]);
