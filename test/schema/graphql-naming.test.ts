@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse, printSchema, type GraphQLObjectType } from 'graphql';
+import { isInputObjectType, isObjectType, parse, printSchema, type GraphQLObjectType } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fromGraphQLNames, graphqlName, toGraphQLNames } from '../../contracts/graphql-names.js';
+import { fromGraphQLNames, graphqlName, RELEASED_NAMES, toGraphQLNames } from '../../contracts/graphql-names.js';
 import { composeSupergraph, type Composed } from '../../schema/compose.js';
 import { namingProblems } from '../../schema/naming.js';
 
@@ -34,6 +34,19 @@ describe('the naming rule of the graph', () => {
       ['refreshToken', null],
       ['refresh_token', 'Use refreshToken; removed in the next release.'],
     ]);
+  });
+
+  it('answers exactly the released names as deprecated aliases, so none outlives its removal unnoticed', () => {
+    const aliases: string[] = [];
+    for (const type of Object.values(composed.apiSchema.getTypeMap())) {
+      if (!isObjectType(type) && !isInputObjectType(type)) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (field.deprecationReason) aliases.push(`${type.name}.${field.name}`);
+        for (const arg of 'args' in field ? field.args : []) if (arg.deprecationReason) aliases.push(`${field.name}(${arg.name})`);
+      }
+    }
+    const resumeAliases = ['threadUpdated(after)'];
+    expect(aliases.filter((alias) => !resumeAliases.includes(alias)).sort()).toEqual([...RELEASED_NAMES].sort());
   });
 
   it('reports a snake_case field, argument or input field, and a type that is not PascalCase', () => {

@@ -120,7 +120,7 @@ class GraphQLTypeFactory {
       if (direction === 'output' && fieldArgs(fieldSchema)) continue;
       const { type, nullable } = this.fieldType(fieldSchema, `${id}${pascal(field)}`, direction);
       const description = describeSchema(fieldSchema);
-      const alias = deprecatedAliasOf(field);
+      const alias = deprecatedAliasOf({ type: name }, field);
       if (direction === 'output') {
         // Results keep their schema's keys: both fields read the same property.
         Field(type as never, { name: fieldName, nullable, description })(cls.prototype, field);
@@ -131,10 +131,7 @@ class GraphQLTypeFactory {
         // and the contract's validation requires the field.
         Field(type as never, { nullable: alias ? inputNullable(nullable) : nullable, description })(cls.prototype, fieldName);
         if (alias)
-          Field(type as never, { nullable: inputNullable(nullable), description, deprecationReason: aliasDeprecation(field) })(
-            cls.prototype,
-            alias,
-          );
+          Field(type as never, { nullable: inputNullable(nullable), deprecationReason: aliasDeprecation(field) })(cls.prototype, alias);
       }
     }
     const options = { description: describeSchema(schema) };

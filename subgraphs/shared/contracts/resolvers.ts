@@ -46,7 +46,8 @@ interface ReadArgs {
 
 /**
  * Arguments as type-graphql parameters, in order from `offset` (after `@Root` for a
- * field resolver), by their GraphQL names, then the deprecated aliases of renamed ones;
+ * field resolver), by their GraphQL names, then the deprecated aliases of released ones
+ * (`owner` names the field they are arguments of);
  * the context comes last. Returns how to read them back, keyed as the schema is.
  */
 function declareArgs(
@@ -55,13 +56,14 @@ function declareArgs(
   shape: Readonly<Record<string, z.ZodType>>,
   hint: string,
   offset = 0,
+  owner = name,
 ): (params: unknown[]) => ReadArgs {
   const fields = Object.entries(shape);
   const parameters: Array<{ readonly argument: string; readonly field: string }> = [];
   for (const [field, schema] of fields) {
     const { type, nullable } = graphqlTypes.fieldType(schema, `${hint}${pascal(field)}`, 'input');
     const description = describeSchema(schema);
-    const alias = deprecatedAliasOf(field);
+    const alias = deprecatedAliasOf({ field: owner }, field);
     // While an alias may stand in for it, the new name is optional in GraphQL and the contract's validation requires it.
     Arg(graphqlName(field), type as never, { nullable: alias ? inputNullable(nullable) : nullable, description })(
       cls.prototype,
@@ -71,10 +73,10 @@ function declareArgs(
     parameters.push({ argument: graphqlName(field), field });
   }
   for (const [field, schema] of fields) {
-    const alias = deprecatedAliasOf(field);
+    const alias = deprecatedAliasOf({ field: owner }, field);
     if (!alias) continue;
     const { type, nullable } = graphqlTypes.fieldType(schema, `${hint}${pascal(field)}`, 'input');
-    const options = { nullable: inputNullable(nullable), description: describeSchema(schema), deprecationReason: aliasDeprecation(field) };
+    const options = { nullable: inputNullable(nullable), deprecationReason: aliasDeprecation(field) };
     Arg(alias, type as never, options)(cls.prototype, name, offset + parameters.length);
     parameters.push({ argument: alias, field });
   }
@@ -225,7 +227,7 @@ function fieldResolvers(contracts: readonly OperationContract[], runtime: () => 
         return implementation(params[0] as never, argsSchema.parse(args) as never, params.at(-1) as SubgraphContext);
       });
       Root()(cls.prototype, field, 0);
-      read = declareArgs(cls, field, args, `${owner.name}${pascal(field)}`, 1);
+      read = declareArgs(cls, field, args, `${owner.name}${pascal(field)}`, 1, `${owner.name}.${graphqlName(field)}`);
       const { type, nullable } = graphqlTypes.fieldType(fieldSchema, `${owner.name}${pascal(field)}`, 'output');
       FieldResolver(type as never, { name: graphqlName(field), nullable, description: describeSchema(fieldSchema) })(
         cls.prototype,
