@@ -57,9 +57,8 @@ export function namedOperation(schema: GraphQLSchema, contract: OperationContrac
   // Deprecated aliases are for older callers; the edge asks by the current names.
   const current = field.args.filter((arg) => !arg.deprecationReason);
   const variables = current.map((arg) => `$${arg.name}: ${String(arg.type)}`);
-  for (const name of Object.keys(contract.wireArgs.shape)) {
-    if (!(name in contract.args.shape) && selection.includes(`$${name}`)) variables.push(`$${name}: Boolean!`);
-  }
+  const restOnly = Object.keys(contract.wireArgs.shape).filter((key) => !(key in contract.args.shape));
+  for (const name of restOnly.map(graphqlName)) if (selection.includes(`$${name}`)) variables.push(`$${name}: Boolean!`);
   const args = current.map((arg) => `${arg.name}: $${arg.name}`);
   const hasSelection = isObjectType(getNamedType(field.type));
   const text = `${contract.kind} ${operationNameOf(contract.name)}${variables.length ? `(${variables.join(', ')})` : ''} {
