@@ -46,9 +46,9 @@ interface ReadArgs {
 
 /**
  * Arguments as type-graphql parameters, in order from `offset` (after `@Root` for a
- * field resolver), by their GraphQL names, then the deprecated aliases of released ones
- * (`owner` names the field they are arguments of);
- * the context comes last. Returns how to read them back, keyed as the schema is.
+ * field resolver): by their GraphQL names, then the deprecated aliases of released names
+ * (`owner` is the field they are arguments of); the context comes last. Returns how to
+ * read them back, keyed as the schema is.
  */
 function declareArgs(
   cls: ClassType,
@@ -59,7 +59,7 @@ function declareArgs(
   owner = name,
 ): (params: unknown[]) => ReadArgs {
   const fields = Object.entries(shape);
-  const parameters: Array<{ readonly argument: string; readonly field: string }> = [];
+  const parameters: string[] = [];
   for (const [field, schema] of fields) {
     const { type, nullable } = graphqlTypes.fieldType(schema, `${hint}${pascal(field)}`, 'input');
     const description = describeSchema(schema);
@@ -70,7 +70,7 @@ function declareArgs(
       name,
       offset + parameters.length,
     );
-    parameters.push({ argument: graphqlName(field), field });
+    parameters.push(graphqlName(field));
   }
   for (const [field, schema] of fields) {
     const alias = deprecatedAliasOf({ field: owner }, field);
@@ -78,13 +78,13 @@ function declareArgs(
     const { type, nullable } = graphqlTypes.fieldType(schema, `${hint}${pascal(field)}`, 'input');
     const options = { nullable: inputNullable(nullable), deprecationReason: aliasDeprecation(field) };
     Arg(alias, type as never, options)(cls.prototype, name, offset + parameters.length);
-    parameters.push({ argument: alias, field });
+    parameters.push(alias);
   }
   Ctx()(cls.prototype, name, offset + parameters.length);
   const argsSchema = z.object(shape);
   return (params) => {
     const given: Record<string, unknown> = {};
-    parameters.forEach(({ argument }, index) => {
+    parameters.forEach((argument, index) => {
       const value = params[offset + index];
       if (value !== undefined) given[argument] = plain(value);
     });
