@@ -1,6 +1,7 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Context } from 'koa';
 import { MAX_LISTED_PROBLEMS } from '../contracts/errors.js';
+import { fromGraphQLNames, toGraphQLNames } from '../contracts/graphql-names.js';
 import { validateInput, type InputIssue } from '../contracts/input.js';
 import {
   callerCheckOperationOf,
@@ -92,10 +93,14 @@ export class OperationRunner {
     throw FacadeError.internal();
   }
 
-  /** The result of a query or mutation for validated input. */
+  /**
+   * The result of a query or mutation for validated input: variables by their GraphQL names,
+   * the data keyed back as the contract's output schema is (its wire names).
+   */
   async result(ctx: Context, contract: OperationContract, input: Record<string, unknown>): Promise<unknown> {
-    const data = await this.execute(ctx, operationNameOf(contract.name), variablesOf(input));
-    return data[contract.name];
+    const variables = toGraphQLNames(contract.wireArgs, variablesOf(input)) as Record<string, unknown>;
+    const data = await this.execute(ctx, operationNameOf(contract.name), variables);
+    return fromGraphQLNames(contract.output, data[contract.name]);
   }
 
   /**

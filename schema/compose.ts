@@ -9,6 +9,7 @@ import { SUBGRAPHS } from '../subgraphs/index.js';
 import { buildSubgraph } from '../subgraphs/shared/subgraph.js';
 import { errorCatalogueDocument } from './error-catalogue.js';
 import { checkOperations, INTERNAL_OPERATIONS_FILE, internalOperationsFile, operationsFile } from './named-operations.js';
+import { namingProblems } from './naming.js';
 
 const SCHEMA_DIR = import.meta.dirname;
 export const OPERATIONS_DIR = join(SCHEMA_DIR, 'operations');
@@ -76,7 +77,10 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
       process.stderr.write(
         `schema: operations that do not validate against the supergraph:\n${invalid.map((line) => `  ${line}`).join('\n')}\n`,
       );
-    if (outdated.length > 0 || invalid.length > 0) process.exit(1);
-    process.stdout.write('schema: up to date; every named operation validates against the supergraph\n');
+    const misnamed = namingProblems(parse(composed.files.find(([path]) => path.endsWith('supergraph.graphql'))![1]));
+    if (misnamed.length > 0)
+      process.stderr.write(`schema: names that break the naming rule (ADR 0040):\n${misnamed.map((line) => `  ${line}`).join('\n')}\n`);
+    if (outdated.length > 0 || invalid.length > 0 || misnamed.length > 0) process.exit(1);
+    process.stdout.write('schema: up to date; every named operation validates against the supergraph; every name follows the rule\n');
   }
 }

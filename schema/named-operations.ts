@@ -11,6 +11,7 @@ import {
   type OperationContract,
   type ServiceName,
 } from '../contracts/operation.js';
+import { graphqlName } from '../contracts/graphql-names.js';
 import { fieldArgs, kindOf, unwrap } from '../contracts/schema-shape.js';
 
 /**
@@ -30,7 +31,7 @@ export function defaultSelection(schema: z.ZodType, depth = 0): string {
     .filter(([, field]) => !fieldArgs(field))
     .map(([name, field]) => {
       const inner = defaultSelection(field, depth + 1);
-      return inner ? `${name} { ${inner} }` : name;
+      return inner ? `${graphqlName(name)} { ${inner} }` : graphqlName(name);
     });
   return fields.join(' ');
 }
@@ -53,11 +54,12 @@ function rootField(schema: GraphQLSchema, contract: OperationContract): GraphQLF
 export function namedOperation(schema: GraphQLSchema, contract: OperationContract): string {
   const field = rootField(schema, contract);
   const selection = selectionOf(contract);
-  const variables = field.args.map((arg) => `$${arg.name}: ${String(arg.type)}`);
-  for (const name of Object.keys(contract.wireArgs.shape)) {
-    if (!(name in contract.args.shape) && selection.includes(`$${name}`)) variables.push(`$${name}: Boolean!`);
-  }
-  const args = field.args.map((arg) => `${arg.name}: $${arg.name}`);
+  // Deprecated aliases are for older callers; the edge asks by the current names.
+  const current = field.args.filter((arg) => !arg.deprecationReason);
+  const variables = current.map((arg) => `$${arg.name}: ${String(arg.type)}`);
+  const restOnly = Object.keys(contract.wireArgs.shape).filter((key) => !(key in contract.args.shape));
+  for (const name of restOnly.map(graphqlName)) if (selection.includes(`$${name}`)) variables.push(`$${name}: Boolean!`);
+  const args = current.map((arg) => `${arg.name}: $${arg.name}`);
   const hasSelection = isObjectType(getNamedType(field.type));
   const text = `${contract.kind} ${operationNameOf(contract.name)}${variables.length ? `(${variables.join(', ')})` : ''} {
     ${contract.name}${args.length ? `(${args.join(', ')})` : ''}${hasSelection ? ` { ${selection} }` : ''}

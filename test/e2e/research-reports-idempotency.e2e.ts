@@ -226,7 +226,7 @@ describe('Location on 202 and the full report (key API)', () => {
       `query ($threadId: String!, $runId: String!) {
         researchRunReport(threadId: $threadId, runId: $runId) {
           run { status }
-          report { reportJson { verdict confidence main_risk why_it_can_fly risk_map { demand { level reason } } competitors { app_name } } }
+          report { reportJson { verdict confidence mainRisk whyItCanFly riskMap { demand { level reason } appStore { level } } competitors { appName appStoreLink } } }
         }
       }`,
       { threadId, runId: started.body.runId },
@@ -240,10 +240,13 @@ describe('Location on 202 and the full report (key API)', () => {
         reportJson: {
           verdict: json.verdict,
           confidence: json.confidence,
-          main_risk: json.main_risk,
-          why_it_can_fly: json.why_it_can_fly,
-          risk_map: { demand: json.risk_map.demand },
-          competitors: json.competitors.map((competitor: { app_name: string }) => ({ app_name: competitor.app_name })),
+          mainRisk: json.main_risk,
+          whyItCanFly: json.why_it_can_fly,
+          riskMap: { demand: json.risk_map.demand, appStore: { level: json.risk_map.app_store.level } },
+          competitors: json.competitors.map((competitor: { app_name: string; app_store_link: string }) => ({
+            appName: competitor.app_name,
+            appStoreLink: competitor.app_store_link,
+          })),
         },
       },
     });

@@ -2,6 +2,7 @@ import { GraphQLFloat, GraphQLID, GraphQLInt, GraphQLString, GraphQLBoolean, typ
 import { GraphQLJSON } from 'graphql-scalars';
 import { Directive, Field, InputType, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
 import type { z } from 'zod';
+import { aliasDeprecation, deprecatedAliasOf, graphqlName } from '../../../contracts/graphql-names.js';
 import { describeSchema, fieldArgs, isShareable, kindOf, schemaId, unwrap, type ScalarKind } from '../../../contracts/schema-shape.js';
 
 /**
@@ -27,6 +28,10 @@ const SCALARS: Readonly<Record<ScalarKind, GraphQLScalarType>> = {
   float: GraphQLFloat,
   boolean: GraphQLBoolean,
 };
+
+/** Nullability of an input that may be left out: items keep theirs. */
+export const inputNullable = (nullable: FieldType['nullable']): FieldType['nullable'] =>
+  nullable === 'items' || nullable === 'itemsAndList' ? 'itemsAndList' : true;
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
@@ -107,10 +112,27 @@ class GraphQLTypeFactory {
     const cls = { [name]: class {} }[name]!;
     cache.set(schema, cls);
     const shape = (schema as z.ZodObject).shape as Record<string, z.ZodType>;
+    const named = new Map<string, string>();
     for (const [field, fieldSchema] of Object.entries(shape)) {
+      const fieldName = graphqlName(field);
+      if (named.has(fieldName)) throw new Error(`${name}: fields ${named.get(fieldName)} and ${field} are both ${fieldName} in GraphQL`);
+      named.set(fieldName, field);
       if (direction === 'output' && fieldArgs(fieldSchema)) continue;
       const { type, nullable } = this.fieldType(fieldSchema, `${id}${pascal(field)}`, direction);
-      Field(type as never, { nullable, description: describeSchema(fieldSchema) })(cls.prototype, field);
+      const description = describeSchema(fieldSchema);
+      const alias = deprecatedAliasOf({ type: name }, field);
+      if (direction === 'output') {
+        // Results keep their schema's keys: both fields read the same property.
+        Field(type as never, { name: fieldName, nullable, description })(cls.prototype, field);
+        if (alias) Field(type as never, { nullable, deprecationReason: aliasDeprecation(field) })(cls.prototype, field);
+      } else {
+        // Input arrives by GraphQL names (type-graphql reads input by property); `fromGraphQLNames`
+        // keys it back. While an alias may stand in for it, the new name is optional in GraphQL
+        // and the contract's validation requires the field.
+        Field(type as never, { nullable: alias ? inputNullable(nullable) : nullable, description })(cls.prototype, fieldName);
+        if (alias)
+          Field(type as never, { nullable: inputNullable(nullable), deprecationReason: aliasDeprecation(field) })(cls.prototype, alias);
+      }
     }
     const options = { description: describeSchema(schema) };
     if (direction === 'input') InputType(name, options)(cls);

@@ -1,11 +1,13 @@
+import { GraphQLError } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Arg, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import { z } from 'zod';
-import type { InputIssue } from '../../../contracts/input.js';
+import { aliasDeprecation, deprecatedAliasOf, fromGraphQLNames, graphqlName, type NameConflict } from '../../../contracts/graphql-names.js';
+import { wireName, type InputIssue } from '../../../contracts/input.js';
 import { callerCheckFieldOf, refusalFieldOf, type OperationContract, type ServiceName } from '../../../contracts/operation.js';
 import { describeSchema, fieldArgs, kindOf, unwrap } from '../../../contracts/schema-shape.js';
 import type { SubgraphContext } from '../context.js';
-import { graphqlTypes } from './graphql-types.js';
+import { graphqlTypes, inputNullable } from './graphql-types.js';
 import type { FieldImplementation } from './implementation.js';
 import type { OperationPipeline } from './pipeline.js';
 
@@ -36,9 +38,17 @@ function method(cls: ClassType, name: string, body: (...params: unknown[]) => un
   return Object.getOwnPropertyDescriptor(cls.prototype, name)!;
 }
 
+/** Arguments read back from a call: keyed as the input schema is, and any given under both names. */
+interface ReadArgs {
+  readonly args: Record<string, unknown>;
+  readonly conflicts: NameConflict[];
+}
+
 /**
  * Arguments as type-graphql parameters, in order from `offset` (after `@Root` for a
- * field resolver); the context comes last. Returns how to read them back.
+ * field resolver): by their GraphQL names, then the deprecated aliases of released names
+ * (`owner` is the field they are arguments of); the context comes last. Returns how to
+ * read them back, keyed as the schema is.
  */
 function declareArgs(
   cls: ClassType,
@@ -46,21 +56,56 @@ function declareArgs(
   shape: Readonly<Record<string, z.ZodType>>,
   hint: string,
   offset = 0,
-): (params: unknown[]) => Record<string, unknown> {
+  owner = name,
+): (params: unknown[]) => ReadArgs {
   const fields = Object.entries(shape);
-  fields.forEach(([field, schema], index) => {
+  const parameters: string[] = [];
+  for (const [field, schema] of fields) {
     const { type, nullable } = graphqlTypes.fieldType(schema, `${hint}${pascal(field)}`, 'input');
-    Arg(field, type as never, { nullable, description: describeSchema(schema) })(cls.prototype, name, offset + index);
-  });
-  Ctx()(cls.prototype, name, offset + fields.length);
+    const description = describeSchema(schema);
+    const alias = deprecatedAliasOf({ field: owner }, field);
+    // While an alias may stand in for it, the new name is optional in GraphQL and the contract's validation requires it.
+    Arg(graphqlName(field), type as never, { nullable: alias ? inputNullable(nullable) : nullable, description })(
+      cls.prototype,
+      name,
+      offset + parameters.length,
+    );
+    parameters.push(graphqlName(field));
+  }
+  for (const [field, schema] of fields) {
+    const alias = deprecatedAliasOf({ field: owner }, field);
+    if (!alias) continue;
+    const { type, nullable } = graphqlTypes.fieldType(schema, `${hint}${pascal(field)}`, 'input');
+    const options = { nullable: inputNullable(nullable), deprecationReason: aliasDeprecation(field) };
+    Arg(alias, type as never, options)(cls.prototype, name, offset + parameters.length);
+    parameters.push(alias);
+  }
+  Ctx()(cls.prototype, name, offset + parameters.length);
+  const argsSchema = z.object(shape);
   return (params) => {
-    const args: Record<string, unknown> = {};
-    fields.forEach(([field], index) => {
+    const given: Record<string, unknown> = {};
+    parameters.forEach((argument, index) => {
       const value = params[offset + index];
-      if (value !== undefined) args[field] = plain(value);
+      if (value !== undefined) given[argument] = plain(value);
     });
-    return args;
+    const conflicts: NameConflict[] = [];
+    const args = fromGraphQLNames(argsSchema, given, conflicts) as Record<string, unknown>;
+    return { args, conflicts };
   };
+}
+
+/** Problems of arguments given under both their name and its deprecated alias, as a refusal lists them. */
+function conflictIssues(contract: OperationContract, conflicts: readonly NameConflict[]): InputIssue[] {
+  return conflicts.map(({ path, name, alias, value }) => {
+    const [field, ...nested] = path;
+    return {
+      location: contract.locations[String(field)] ?? 'body',
+      path: [wireName(contract, String(field)), ...nested],
+      code: 'custom',
+      message: `give ${name} or its deprecated alias ${alias}, not both`,
+      input: value,
+    };
+  });
 }
 
 /** type-graphql hands input objects over as class instances; contracts validate plain data. */
@@ -75,10 +120,13 @@ function operationResolver(service: ServiceName, contracts: readonly OperationCo
   const cls = { [`${pascal(service)}ContractResolver`]: class {} }[`${pascal(service)}ContractResolver`]!;
   for (const contract of contracts) {
     if (contract.kind !== 'query' && contract.kind !== 'mutation') continue;
-    let read: (params: unknown[]) => Record<string, unknown> = () => ({});
-    const descriptor = method(cls, contract.name, (...params: unknown[]) =>
-      runtime().pipeline.run(contract, params.at(-1) as SubgraphContext, read(params)),
-    );
+    let read: (params: unknown[]) => ReadArgs = () => ({ args: {}, conflicts: [] });
+    const descriptor = method(cls, contract.name, (...params: unknown[]) => {
+      const ctx = params.at(-1) as SubgraphContext;
+      const { args, conflicts } = read(params);
+      if (conflicts.length > 0) return runtime().pipeline.refuse(contract, ctx, conflictIssues(contract, conflicts));
+      return runtime().pipeline.run(contract, ctx, args);
+    });
     read = declareArgs(cls, contract.name, contract.args.shape, pascal(contract.name));
     const { type, nullable } = graphqlTypes.fieldType(contract.output, `${pascal(contract.name)}Result`, 'output');
     const description = [contract.summary, contract.description].filter(Boolean).join('. ');
@@ -167,16 +215,25 @@ function fieldResolvers(contracts: readonly OperationContract[], runtime: () => 
       const name = `${owner.name}${pascal(field)}Resolver`;
       const cls = { [name]: class {} }[name]!;
       const argsSchema = z.object(args);
-      let read: (params: unknown[]) => Record<string, unknown> = () => ({});
+      let read: (params: unknown[]) => ReadArgs = () => ({ args: {}, conflicts: [] });
       const descriptor = method(cls, field, (...params: unknown[]) => {
         const implementation = runtime().fields.get(schema)?.fields[field];
         if (!implementation) throw new Error(`no resolver for ${owner.name}.${field}`);
-        return implementation(params[0] as never, argsSchema.parse(read(params)) as never, params.at(-1) as SubgraphContext);
+        const { args, conflicts } = read(params);
+        if (conflicts.length > 0)
+          throw new GraphQLError(conflicts.map(({ name, alias }) => `give ${name} or its deprecated alias ${alias}, not both`).join('; '), {
+            extensions: { code: 'BAD_USER_INPUT' },
+          });
+        return implementation(params[0] as never, argsSchema.parse(args) as never, params.at(-1) as SubgraphContext);
       });
       Root()(cls.prototype, field, 0);
-      read = declareArgs(cls, field, args, `${owner.name}${pascal(field)}`, 1);
+      read = declareArgs(cls, field, args, `${owner.name}${pascal(field)}`, 1, `${owner.name}.${graphqlName(field)}`);
       const { type, nullable } = graphqlTypes.fieldType(fieldSchema, `${owner.name}${pascal(field)}`, 'output');
-      FieldResolver(type as never, { name: field, nullable, description: describeSchema(fieldSchema) })(cls.prototype, field, descriptor);
+      FieldResolver(type as never, { name: graphqlName(field), nullable, description: describeSchema(fieldSchema) })(
+        cls.prototype,
+        field,
+        descriptor,
+      );
       Resolver(() => owner)(cls);
       resolvers.push(cls);
     }

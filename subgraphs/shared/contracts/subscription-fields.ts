@@ -22,7 +22,10 @@ export function subscriptionTypeDefs(schema: GraphQLSchema, contracts: readonly 
     const eventType = schemaId(contract.event);
     if (!eventType || !schema.getType(eventType))
       throw new Error(`subscription ${contract.name}: no type ${eventType} in the ${contract.service} schema`);
-    const args = grant.args.map((arg) => `${arg.description ? `${literal(arg.description)} ` : ''}${arg.name}: ${arg.type.toString()}`);
+    const args = grant.args.map(
+      (arg) =>
+        `${arg.description ? `${literal(arg.description)} ` : ''}${arg.name}: ${arg.type.toString()}${arg.deprecationReason ? ` @deprecated(reason: ${literal(arg.deprecationReason)})` : ''}`,
+    );
     args.push(`${literal('Deliver only events with a larger `sequence`: pass the last one seen to resume.')} ${RESUME_ARGUMENT}: Int`);
     for (const alias of contract.resumeAliases ?? [])
       args.push(`${alias}: Int @deprecated(reason: ${literal(`Use \`${RESUME_ARGUMENT}\`.`)})`);
