@@ -40,4 +40,6 @@ export const ACCOUNT_TOKEN = {
   audience: 'qantara:operations',
   algorithm: 'EdDSA',
   jwksPath: '/api/v1/iam/jwks',
+  /** Answers 200 while the token is good at operations (not signed out, account active), 401 otherwise. */
+  mePath: '/api/v1/iam/me',
 } as const;

@@ -1,7 +1,7 @@
 import type { Counter } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Actors } from '../support/actors.js';
-import { login, SUPER_ADMIN, type Session } from '../support/operations.js';
+import { demoEmail, login, SUPER_ADMIN, type Session } from '../support/operations.js';
 import { signInWithConsoleClient } from '../support/workspace-sign-in.js';
 
 /**
@@ -112,12 +112,25 @@ describe('library keys of a signed-in account (/v1/me/keys)', () => {
 
   it('answers 401 invalid_account_token without a token, with a library key, or with a forged token', async () => {
     const key = (await createKey(tokenOf('Foreman'))).body.key as string;
-    const [tampered] = [`${tokenOf('Foreman').slice(0, -4)}AAAA`];
+    const tampered = `${tokenOf('Foreman').slice(0, -4)}AAAA`;
     for (const authorization of [undefined, `Bearer ${key}`, `Bearer ${tampered}`]) {
       const response = await actors.stack.fetch('/v1/me/keys', { headers: authorization ? { authorization } : {} });
       expect(response.status, authorization ?? 'no token').toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_account_token');
     }
+  });
+
+  it('refuses a token its holder signed out of at once, though its signature still holds', async () => {
+    const session = await login(actors.stack, demoEmail('OtibSpecialist'));
+    expect((await createKey(session.token)).status).toBe(201);
+    const logout = await actors.stack.fetch('/api/v1/iam/logout', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(logout.status).toBe(200);
+    const refused = await createKey(session.token);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('invalid_account_token');
   });
 
   it('refuses an unknown body field and an organization name that is too long, creating nothing', async () => {

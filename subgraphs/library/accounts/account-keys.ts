@@ -33,8 +33,9 @@ export class AccountKeys implements Guard<LibraryAccountAccess> {
     private readonly usage: UsageRepository,
   ) {}
 
+  /** `/v1/me/keys` mints credentials: a token its holder signed out of is refused at once, not at its expiry. */
   admit(ctx: SubgraphContext): Promise<AccountCaller> {
-    return this.caller(ctx);
+    return this.caller(ctx, true);
   }
 
   async refuse(ctx: SubgraphContext): Promise<void> {
@@ -64,9 +65,9 @@ export class AccountKeys implements Guard<LibraryAccountAccess> {
     return this.loader(ctx).load(accountId);
   }
 
-  private async caller(ctx: SubgraphContext): Promise<AccountCaller> {
+  private async caller(ctx: SubgraphContext, confirmed = false): Promise<AccountCaller> {
     try {
-      return await this.accounts.caller(ctx);
+      return await (confirmed ? this.accounts.confirmed(ctx) : this.accounts.caller(ctx));
     } catch (error) {
       if (error instanceof AccessTokenError && error.reason === 'invalid_token') {
         throw AccountsError.invalidAccountToken(error.message);
