@@ -120,6 +120,21 @@ describe('library keys of a signed-in account (/v1/me/keys)', () => {
     }
   });
 
+  it('is described in the library’s OpenAPI with the account’s bearer token and its errors', async () => {
+    const document = (await (await actors.stack.fetch('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { security: unknown; responses: Record<string, unknown> }>>;
+      components: { securitySchemes: Record<string, { bearerFormat?: string }> };
+    };
+    const path = document.paths['/v1/me/keys']!;
+    expect(Object.keys(path).sort()).toEqual(['get', 'post']);
+    for (const operation of [path.get!, path.post!]) {
+      expect(operation.security).toEqual([{ accountToken: [] }]);
+      expect(Object.keys(operation.responses)).toContain('401');
+    }
+    expect(Object.keys(path.post!.responses)).toEqual(expect.arrayContaining(['201', '422', '429']));
+    expect(document.components.securitySchemes.accountToken?.bearerFormat).toBe('JWT');
+  });
+
   it('refuses a token its holder signed out of at once, though its signature still holds', async () => {
     const session = await login(actors.stack, demoEmail('OtibSpecialist'));
     expect((await createKey(session.token)).status).toBe(201);
