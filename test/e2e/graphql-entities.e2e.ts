@@ -240,3 +240,22 @@ describe('a list of accounts', () => {
     });
   });
 });
+
+describe('a workspace reached with our OpenID provider’s token', () => {
+  it('names its owner by reference, and the owner’s operations fields are null with operations’ refusal at their path', async () => {
+    const signedIn = await signInWithConsoleClient(actors.stack, demoEmail('CEO'));
+    const own = await graphql('{ researchWorkspace { id owner { id } } }', signedIn.accessToken);
+    expect(own.status).toBe(200);
+    expect(own.body.errors).toBeUndefined();
+    expect(own.body.data!.researchWorkspace.owner).toEqual({ id: actors.userId('CEO') });
+
+    // Operations takes its own sign-in token only: the account behind the reference stays closed.
+    const { status, body } = await graphql('{ researchWorkspace { id owner { id email } } }', signedIn.accessToken);
+    expect(status).toBe(200);
+    expect(body.data!.researchWorkspace.id).toBe(own.body.data!.researchWorkspace.id);
+    expect(body.data!.researchWorkspace.owner).toBeNull();
+    const error = body.errors?.find((candidate) => candidate.path?.[0] === 'researchWorkspace');
+    expect(error?.path?.slice(0, 2)).toEqual(['researchWorkspace', 'owner']);
+    expect(error?.extensions?.code).toBe('TOKEN_INVALID');
+  });
+});
