@@ -12,6 +12,8 @@ import { keyData, keyView, type IssuedKey } from './key-views.js';
 import type { RegistrationService } from './registration.service.js';
 import type { UsageRepository } from './usage.repository.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 declare module '../../shared/contracts/implementation.js' {
   interface Callers {
     libraryAccount: AccountCaller;
@@ -87,7 +89,9 @@ export class AccountKeys implements Guard<LibraryAccountAccess> {
   }
 
   private async load(em: EntityManager, accountIds: readonly string[]): Promise<LibraryKeyData[][]> {
-    const keys = await em.find(ApiKeyEntity, { ownerUserId: { $in: [...accountIds] } }, { orderBy: { id: 'asc' } });
+    // Only an account id can own a key; anything else would fail the whole batch's uuid comparison.
+    const wanted = accountIds.filter((id) => UUID.test(id));
+    const keys = wanted.length === 0 ? [] : await em.find(ApiKeyEntity, { ownerUserId: { $in: wanted } }, { orderBy: { id: 'asc' } });
     const lastUsed = await this.usage.lastUsedAtOf(
       em,
       keys.map((key) => key.id),
