@@ -16,6 +16,14 @@ export interface LibraryKeyAccess {
   readonly usage: string;
 }
 
+/**
+ * A signed-in Qantara account (`Authorization: Bearer` with the access token of operations'
+ * sign-in, `POST /api/v1/iam/login`), acting on its own library keys (docs/adr/0039).
+ */
+export interface LibraryAccountAccess {
+  readonly kind: 'libraryAccount';
+}
+
 /** The operator's `x-admin-token` (`ADMIN_TOKEN`). */
 export interface AdminTokenAccess {
   readonly kind: 'adminToken';
@@ -82,11 +90,13 @@ export interface OperationsAccess {
 export const API_KEY_SCOPES = ['read', 'write', 'delete', 'admin', 'webhooks', '*'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
-export type Access = PublicAccess | LibraryKeyAccess | AdminTokenAccess | ResearchKeyAccess | ResearchUserAccess | OperationsAccess;
+export type Access =
+  PublicAccess | LibraryKeyAccess | LibraryAccountAccess | AdminTokenAccess | ResearchKeyAccess | ResearchUserAccess | OperationsAccess;
 export type AccessKind = Access['kind'];
 
 export const publicAccess = (): PublicAccess => ({ kind: 'public' });
 export const libraryKey = (usage: string): LibraryKeyAccess => ({ kind: 'libraryKey', usage });
+export const libraryAccount = (): LibraryAccountAccess => ({ kind: 'libraryAccount' });
 export const adminToken = (): AdminTokenAccess => ({ kind: 'adminToken' });
 export const researchKey = (...scopes: ResearchScope[]): ResearchKeyAccess => ({ kind: 'researchKey', scopes });
 export const researchUser = (): ResearchUserAccess => ({ kind: 'researchUser' });
@@ -138,6 +148,8 @@ export function describeAccess(access: Access): string {
       return 'public';
     case 'libraryKey':
       return `library key (metered as ${access.usage})`;
+    case 'libraryAccount':
+      return 'signed-in Qantara account (sign-in access token)';
     case 'adminToken':
       return 'admin token';
     case 'researchKey':

@@ -29,3 +29,17 @@ export const CONSOLE_CLIENT = {
   redirectPath: `${CONSOLE_PATH}/`,
   scopes: ['openid', 'email', 'profile', WORKSPACE_SCOPE, 'offline_access'],
 } as const;
+
+/**
+ * The Qantara account's own access tokens, issued by operations' sign-in (`POST /api/v1/iam/login`):
+ * their issuer and audience, and where their public keys are published under the origin. Research
+ * and the library verify them against those keys to serve a signed-in account (docs/adr/0039).
+ */
+export const ACCOUNT_TOKEN = {
+  issuer: 'qantara:operations',
+  audience: 'qantara:operations',
+  algorithm: 'EdDSA',
+  jwksPath: '/api/v1/iam/jwks',
+  /** Answers 200 while the token is good at operations (not signed out, account active), 401 otherwise. */
+  mePath: '/api/v1/iam/me',
+} as const;

@@ -126,10 +126,20 @@ export function isShareable(schema: AnySchema): boolean {
   return z.globalRegistry.get(schema)?.shareable === true;
 }
 
+/**
+ * The federation key of an entity type (`@key(fields: …)`), e.g. `id`: a type several
+ * subgraphs contribute fields to, each resolving its own from the key (docs/adr/0039).
+ */
+export function entityKey(schema: AnySchema): string | undefined {
+  return z.globalRegistry.get(schema)?.key;
+}
+
 declare module 'zod' {
   interface GlobalMeta {
-    /** Arguments of an output field (zod schemas), served by a field resolver the implementation binds. */
+    /** Arguments of an output field (zod schemas), served by a field resolver the implementation binds; `{}` for a resolved field without arguments. */
     args?: Readonly<Record<string, unknown>>;
+    /** The object type is a federation entity with this key (`@key(fields: …)`); each subgraph describes its own part. */
+    key?: string;
     /** The object type is declared by several subgraphs alike (federation `@shareable`). */
     shareable?: boolean;
   }

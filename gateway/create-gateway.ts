@@ -32,6 +32,19 @@ export interface GatewayOptions {
   readonly streamOwners?: Readonly<Record<string, SubgraphName>>;
 }
 
+const ENTITIES_FETCH = /^[^{]*\{\s*_entities\s*\(/;
+
+/** Counts the requests sent to a subgraph (`qantara_subgraph_fetches_total`): entity fetches of query plans apart. */
+function counted(name: string, source: GraphQLDataSource<GatewayContext>, metrics: Metrics): GraphQLDataSource<GatewayContext> {
+  return {
+    process(options) {
+      const root = ENTITIES_FETCH.test(options.request.query ?? '') ? 'entities' : 'operation';
+      metrics.subgraphFetches?.inc({ subgraph: name, root });
+      return source.process(options);
+    },
+  };
+}
+
 /** One request to a single subgraph, outside the public graph. */
 export interface InternalRequest {
   readonly query: string;
@@ -106,7 +119,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     if (source) return source;
     const target = options.subgraphs[name as SubgraphName];
     if (target === undefined) throw new Error(`no target for subgraph ${name}`);
-    source = typeof target === 'string' ? new ForwardingRemoteDataSource(target, options.subgraphSecret) : new InProcessDataSource(target);
+    source = counted(
+      name,
+      typeof target === 'string' ? new ForwardingRemoteDataSource(target, options.subgraphSecret) : new InProcessDataSource(target),
+      options.metrics,
+    );
     sources.set(name, source);
     return source;
   };

@@ -16,6 +16,13 @@ export interface Metrics {
   readonly streamOperations: Counter<'operation' | 'outcome'>;
   /** Calls of each operation of each service, by outcome: `ok`, `replayed` (idempotent), `refused` (4xx), `failed`. */
   readonly operationCalls: Counter<'service' | 'operation' | 'outcome'>;
+  /**
+   * Requests the gateway sends each subgraph, by root: `entities` (`_entities`, an entity
+   * fetch of a query plan) or `operation` (root fields).
+   */
+  readonly subgraphFetches: Counter<'subgraph' | 'root'>;
+  /** SQL statements each subgraph sends PostgreSQL through its ORM connection (what DataLoader batching saves). */
+  readonly databaseQueries: Counter<'subgraph'>;
   /** Registers a source of connection-pool figures for one subgraph. */
   addPool(subgraph: string, read: () => PoolStats | undefined): void;
 }
@@ -81,6 +88,18 @@ export function createMetrics(): Metrics {
       name: 'qantara_operation_calls_total',
       help: 'Calls of each operation (REST, GraphQL, MCP alike), by service, operation and outcome.',
       labelNames: ['service', 'operation', 'outcome'],
+      registers: [registry],
+    }),
+    subgraphFetches: new Counter({
+      name: 'qantara_subgraph_fetches_total',
+      help: 'Requests of the gateway to each subgraph, by root: entities (_entities) or operation.',
+      labelNames: ['subgraph', 'root'],
+      registers: [registry],
+    }),
+    databaseQueries: new Counter({
+      name: 'qantara_db_queries_total',
+      help: 'SQL statements sent to PostgreSQL through each subgraph’s ORM connection.',
+      labelNames: ['subgraph'],
       registers: [registry],
     }),
     addPool(subgraph, read) {

@@ -38,6 +38,21 @@ export const LibraryKey = z
   })
   .meta({ id: 'LibraryKey', description: 'An API key as its owner and admins see it (never the key itself).' });
 
+/**
+ * The Qantara account (`User`, owned by operations) as the library sees it: its key, and the
+ * library keys it created signed in (`POST /v1/me/keys`) (docs/adr/0039).
+ */
+export const LibraryAccount = z
+  .object({
+    id: z.uuid(),
+    libraryKeys: z.array(LibraryKey).nullable().meta({
+      args: {},
+      description:
+        'The library keys this account created signed in (`POST /v1/me/keys`), oldest first; never the keys themselves. Only the account itself (or the super-admin) sees them.',
+    }),
+  })
+  .meta({ id: 'User', key: 'id' });
+
 export const LibraryRateWindow = z
   .object({ limit: z.int(), remaining: z.int(), reset: z.number().describe('When the window resets, in epoch seconds.') })
   .meta({ id: 'LibraryRateWindow', description: 'One counting window of a key.' });

@@ -24,6 +24,8 @@ export const KeyWire = z
   })
   .meta({ id: 'Key' });
 
+export const KeyListWire = z.object({ keys: z.array(KeyWire) }).meta({ id: 'KeyList' });
+
 export const MeWire = KeyWire.extend({
   usage: z.object({
     today: z.int(),

@@ -1,12 +1,25 @@
 import { z } from 'zod';
-import { libraryKey, publicAccess } from '../access.js';
+import { libraryAccount, libraryKey, publicAccess } from '../access.js';
 import { DomainError } from '../errors.js';
 import { dottedPath, type InputIssue } from '../input.js';
 import { defineOperation } from '../operation.js';
 import { PAGE_HEADERS } from '../pages/html.js';
-import { LibraryIssuedKey, LibraryMe, LibraryPlan, LibraryUsage } from './account-types.js';
-import { IssuedKeyWire, issuedKeyBody, MeWire, meBody, NO_STORE, planBody, PlansWire, UsageWire, usageBody } from './account-wire.js';
+import { LibraryIssuedKey, LibraryKey, LibraryMe, LibraryPlan, LibraryUsage } from './account-types.js';
+import {
+  IssuedKeyWire,
+  issuedKeyBody,
+  KeyListWire,
+  keyBody,
+  MeWire,
+  meBody,
+  NO_STORE,
+  planBody,
+  PlansWire,
+  UsageWire,
+  usageBody,
+} from './account-wire.js';
 import { LibraryErrorCode } from './errors.js';
+import { libraryRefusal } from './refusals.js';
 import { OPEN_ROUTE_LIMITS } from './plans.js';
 import { lib } from './fields.js';
 import { renderLandingPage } from './landing-page.js';
@@ -110,4 +123,54 @@ export const libraryUsage = defineOperation({
   input: { query: { days: lib.saturatingInt().describe('Days to cover (default 30, at most 90).') } },
   output: LibraryUsage,
   rest: { method: 'GET', path: '/v1/usage', response: UsageWire, respond: (usage) => ({ body: usageBody(usage) }) },
+});
+
+const SIGNED_IN =
+  'For a signed-in Qantara account: `Authorization: Bearer <access token>` from `POST /api/v1/iam/login` (not a library key). Not metered.';
+
+export const libraryAccountKeys = defineOperation({
+  service: 'library',
+  name: 'libraryAccountKeys',
+  kind: 'query',
+  summary: 'The signed-in account’s keys',
+  description: `The keys the account created with \`POST /v1/me/keys\`, oldest first; never the keys themselves. ${SIGNED_IN}`,
+  tags: ['accounts'],
+  access: libraryAccount(),
+  output: z.array(LibraryKey),
+  rest: {
+    method: 'GET',
+    path: '/v1/me/keys',
+    response: KeyListWire,
+    respond: (keys) => ({ body: { keys: keys.map(keyBody) } }),
+  },
+  errors: [LibraryErrorCode.invalid_account_token, LibraryErrorCode.account_unavailable],
+});
+
+export const libraryCreateAccountKey = defineOperation({
+  service: 'library',
+  name: 'libraryCreateAccountKey',
+  kind: 'mutation',
+  summary: 'Create a key for the signed-in account',
+  description: `A free-plan key owned by the account and named by its e-mail address; it counts against the same daily limits as \`POST /v1/register\` (3 per e-mail address, 5 per client address). The key appears in this response only. ${SIGNED_IN}`,
+  tags: ['accounts'],
+  access: libraryAccount(),
+  input: {
+    body: { org: z.string({ error: 'must be a string' }).nullish().describe('Project or organization name (at most 200 characters).') },
+  },
+  output: LibraryIssuedKey,
+  rest: {
+    method: 'POST',
+    path: '/v1/me/keys',
+    status: 201,
+    headers: NO_STORE,
+    response: IssuedKeyWire,
+    respond: (issued) => ({ body: issuedKeyBody(issued) }),
+  },
+  errors: [
+    LibraryErrorCode.invalid_account_token,
+    LibraryErrorCode.account_unavailable,
+    LibraryErrorCode.invalid_org,
+    LibraryErrorCode.registration_limit_exceeded,
+  ],
+  refusal: (issues) => (issues[0] && dottedPath(issues[0].path) === 'org' ? registrationRefusal(issues) : libraryRefusal(issues)),
 });

@@ -32,6 +32,16 @@ export const LibraryErrorCode = defineErrorCodes('library', {
   invalid_email: { status: 422, description: 'Registration needs a valid e-mail address.' },
   invalid_org: { status: 422, description: 'The organisation name must be a string of at most 200 characters.' },
   admin_unauthorized: { status: 401, description: 'The `x-admin-token` header is missing or wrong, or admin is disabled.' },
+  invalid_account_token: {
+    status: 401,
+    description:
+      '`/v1/me/keys` and `User.libraryKeys` need a signed-in Qantara account’s access token (`POST /api/v1/iam/login`) as `Authorization: Bearer`; none was sent, or it is malformed, expired or not ours.',
+  },
+  account_unavailable: {
+    status: 503,
+    description: 'The keys that sign account tokens could not be fetched to check the token; retry shortly.',
+  },
+  not_your_keys: { status: 403, description: 'An account’s library keys are shown to that account (and the platform super-admin) only.' },
   invalid_admin_input: { status: 422, description: 'An admin request failed validation; `detail` lists each problem.' },
   upstream_error: {
     status: 502,

@@ -1,5 +1,12 @@
 import type { OperationContract } from '../operation.js';
-import { libraryMe, libraryPlans, libraryRegister, libraryUsage } from './accounts.contract.js';
+import {
+  libraryAccountKeys,
+  libraryCreateAccountKey,
+  libraryMe,
+  libraryPlans,
+  libraryRegister,
+  libraryUsage,
+} from './accounts.contract.js';
 import {
   libraryAdminCreateKey,
   libraryAdminSetKeyPlan,
@@ -21,6 +28,8 @@ export const LIBRARY_CONTRACTS: readonly OperationContract[] = [
   libraryRegister,
   libraryMe,
   libraryUsage,
+  libraryAccountKeys,
+  libraryCreateAccountKey,
   libraryRetrieve,
   librarySearch,
   libraryPage,

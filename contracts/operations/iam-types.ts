@@ -35,7 +35,12 @@ export const User = z
     apiAccess: z.boolean().describe('Whether the user’s API keys work; an Admin switches it (off refuses them at once).'),
     createdAt: z.string().describe('ISO 8601.'),
   })
-  .meta({ id: 'OperationsUser', description: 'A user; never its password or tokens.' });
+  .meta({
+    id: 'User',
+    key: 'id',
+    description:
+      'A Qantara account (operations’ identity service); never its password or tokens. An entity: research and the library add their fields to it.',
+  });
 
 export const SECOND_FACTOR_METHODS = ['email', 'totp', 'backup_code'] as const;
 export const SecondFactorMethod = z

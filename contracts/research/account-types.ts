@@ -33,9 +33,45 @@ export const IssuedApiKey = ApiKey.extend({
 
 export const ApiKeyList = z.object({ apiKeys: z.array(ApiKey) }).meta({ id: 'ResearchApiKeyList' });
 
+/** How `ResearchWorkspace.owner` is typed: the account's own type names the workspace back. */
+type OwnerField = z.ZodOptional<z.ZodType<{ id: string } | null>>;
+let ownerField: OwnerField | undefined;
+
 export const Workspace = z
-  .object({ id: z.string().describe('`ws_…`'), name: z.string(), createdAt: z.string() })
+  .object({
+    id: z.string().describe('`ws_…`'),
+    name: z.string(),
+    createdAt: z.string(),
+    creditBalance: z
+      .int()
+      .nullable()
+      .optional()
+      .meta({ args: {}, description: 'Live credits the workspace holds (GraphQL only; REST: `GET /api/chat/billing`).' }),
+    // A getter: the account and its workspace name each other.
+    get owner(): OwnerField {
+      return (ownerField ??= WorkspaceAccount.nullable().optional().meta({
+        args: {},
+        description:
+          'The Qantara account that signed in with our OpenID provider and owns the workspace (GraphQL only); null for a workspace made by the admin, the demo, or another identity provider’s user.',
+      }) as OwnerField);
+    },
+  })
   .meta({ id: 'ResearchWorkspace' });
+
+/**
+ * The Qantara account (`User`, owned by operations) as research sees it: its key, and the
+ * workspace it opened by signing in through our OpenID provider (docs/adr/0039).
+ */
+export const WorkspaceAccount = z
+  .object({
+    id: z.uuid(),
+    researchWorkspace: Workspace.nullable().meta({
+      args: {},
+      description:
+        'The research workspace of this account: the one its first call to `/api/chat` with our OpenID provider’s access token made; null before that. Only the account itself (or the super-admin) sees it.',
+    }),
+  })
+  .meta({ id: 'User', key: 'id' });
 
 export const WorkspaceCreated = z
   .object({ workspace: Workspace, apiKey: IssuedApiKey })

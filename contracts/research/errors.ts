@@ -24,6 +24,12 @@ export const ResearchErrorCode = defineErrorCodes('research', {
     description: 'The identity provider’s keys (its discovery document or JWKS) could not be fetched to check the access token.',
   },
   admin_unauthorized: { status: 401, description: 'The `x-admin-token` header is missing or wrong, or admin is disabled.' },
+  invalid_account_token: {
+    status: 401,
+    description:
+      'A field of the Qantara account (`User.researchWorkspace`) needs its sign-in access token (`POST /api/v1/iam/login`) as `Authorization: Bearer`; none was sent, or it is malformed, expired or not ours.',
+  },
+  not_your_workspace: { status: 403, description: 'A person’s workspace is shown to them (and the platform super-admin) only.' },
   insufficient_credits: {
     status: 402,
     description: 'The workspace holds fewer credits than the operation needs: body `{error, creditBalance, requiredCredits}`.',

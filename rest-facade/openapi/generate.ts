@@ -41,6 +41,7 @@ const SERVICES: Readonly<Record<ServiceName, { title: string; description: strin
 const ACCESS_STATUSES: Readonly<Record<Access['kind'], readonly number[]>> = {
   public: [],
   libraryKey: [401, 429, 502],
+  libraryAccount: [401, 503],
   adminToken: [401],
   researchKey: [401, 403],
   researchUser: [401, 503],
@@ -52,6 +53,7 @@ type Requirement = Record<string, string[]>;
 const SECURITY: Readonly<Record<Access['kind'], (access: Access, contract: OperationContract) => Requirement[]>> = {
   public: () => [],
   libraryKey: () => [{ bearerKey: [] }],
+  libraryAccount: () => [{ accountToken: [] }],
   adminToken: () => [{ adminToken: [] }],
   researchKey: (access) => [{ researchKey: access.kind === 'researchKey' ? [...access.scopes] : [] }],
   researchUser: () => [{ oauth: [] }],

@@ -33,6 +33,12 @@ export const rateLimitHeaderRefs = () =>
 export const SECURITY_SCHEMES: Readonly<Record<ServiceName, Record<string, unknown>>> = {
   library: {
     bearerKey: { type: 'http', scheme: 'bearer', description: 'An API key from `POST /v1/register`: `Authorization: Bearer qk_live_…`.' },
+    accountToken: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'The access token of a signed-in Qantara account, from `POST /api/v1/iam/login`: `Authorization: Bearer eyJ…`.',
+    },
     adminToken: { type: 'apiKey', in: 'header', name: 'x-admin-token', description: 'The service’s `ADMIN_TOKEN`.' },
   },
   research: {

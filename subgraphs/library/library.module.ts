@@ -4,6 +4,8 @@ import type { SubgraphModule } from '../shared/subgraph.js';
 import { accountsEntities, createAccountsServices } from './accounts/accounts.module.js';
 import { accountOperations } from './accounts/accounts.operations.js';
 import { LibraryAccess } from './accounts/access.service.js';
+import { AccountKeys } from './accounts/account-keys.js';
+import { LibraryAccount } from '../../contracts/library/account-types.js';
 import { AdminTokenCheck } from '../shared/admin-token.js';
 import { catalogFields, catalogOperations } from './catalog/catalog.operations.js';
 import { createChatServices } from './chat/chat.module.js';
@@ -25,6 +27,7 @@ export const libraryModule: SubgraphModule = {
   name: 'library',
   database: { schema: 'library', entities: [...accountsEntities, ...contentEntities], migrations: libraryMigrations },
   contracts: LIBRARY_CONTRACTS,
+  entities: [LibraryAccount],
   createServices(runtime) {
     const content = createContentServices(runtime);
     return [
@@ -46,8 +49,13 @@ export const libraryModule: SubgraphModule = {
         ...chatOperations(services),
         ...importOperations(services),
       ],
-      fields: catalogFields,
-      guards: { public: publicGuard, libraryKey: services.get(LibraryAccess), adminToken: services.get(AdminTokenCheck) },
+      fields: [...catalogFields, ...services.get(AccountKeys).fields()],
+      guards: {
+        public: publicGuard,
+        libraryKey: services.get(LibraryAccess),
+        libraryAccount: services.get(AccountKeys),
+        adminToken: services.get(AdminTokenCheck),
+      },
     };
   },
   onReady: (runtime, services) => loadDemoOnFirstStart(runtime, services.get(LibraryImportService)),

@@ -8,6 +8,9 @@ import type { SubgraphModule } from '../shared/subgraph.js';
 import { AuditService } from './core/audit.service.js';
 import { SystemRoleBook } from './core/system-roles.js';
 import { OperationsGuard } from './iam/operations-guard.js';
+import { UserReferences } from './iam/user-references.js';
+import { User } from '../../contracts/operations/iam-types.js';
+import { implementEntity } from '../shared/contracts/implementation.js';
 import { recordOperations } from './core/records.operations.js';
 import { tenantReferences } from './core/references.js';
 import { tenantTransaction } from './core/tenancy.js';
@@ -75,6 +78,7 @@ export const operationsModule: SubgraphModule = {
     const logger = runtime.logger.child({ component: 'oidc' });
     const roleBook = new SystemRoleBook(root);
     const notifications = new NotificationsService(mailer, roleBook);
+    const guard = new OperationsGuard(keys, new ApiKeyAccess(root), roleBook);
     const engine = new SagaEngine(root, runtime.queues, runtime.logger.child({ component: 'sagas' }));
     engine.register(assetDecommissionSaga);
     return [
@@ -82,7 +86,8 @@ export const operationsModule: SubgraphModule = {
       ...prdServices(engine),
       new SagasService(runtime.queues, engine),
       keys,
-      new OperationsGuard(keys, new ApiKeyAccess(root), roleBook),
+      guard,
+      new UserReferences(guard),
       notifications,
       new OperationsHealthService(runtime, keys, documents.checks),
       iam,
@@ -132,6 +137,7 @@ export const operationsModule: SubgraphModule = {
       ...sagaOperations(services),
     ],
     guards: { public: publicGuard, operations: services.get(OperationsGuard) },
+    entities: [implementEntity(User, (reference, ctx) => services.get(UserReferences).resolve(reference, ctx))],
     around: tenantTransaction,
     references: tenantReferences,
     throttle: services.get(AttemptCounter).throttle,

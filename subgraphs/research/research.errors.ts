@@ -64,6 +64,14 @@ export class ResearchError extends DomainError {
     });
   }
 
+  static invalidAccountToken(reason: string): ResearchError {
+    return new ResearchError(ResearchErrorCode.invalid_account_token, `Sign in to Qantara: ${reason}.`);
+  }
+
+  static notYourWorkspace(): ResearchError {
+    return new ResearchError(ResearchErrorCode.not_your_workspace, 'This workspace belongs to another account.');
+  }
+
   static adminUnauthorized(): ResearchError {
     return new ResearchError(ResearchErrorCode.admin_unauthorized, 'Not authenticated');
   }

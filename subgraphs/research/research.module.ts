@@ -25,6 +25,9 @@ import { ThreadService } from './threads/thread.service.js';
 import { ThreadStore } from './threads/thread.store.js';
 import { createDemoWorkspace } from './workspaces/demo-workspace.js';
 import { WorkspaceService } from './workspaces/workspace.service.js';
+import { AccountWorkspaces } from './workspaces/account-workspaces.js';
+import { AccountTokens } from '../shared/account-token.js';
+import { WorkspaceAccount } from '../../contracts/research/account-types.js';
 
 export const researchModule: SubgraphModule = {
   name: 'research',
@@ -49,6 +52,7 @@ export const researchModule: SubgraphModule = {
       new WorkspaceUserGuard(config, runtime.origin, workspaces),
       new AdminTokenCheck(config.adminToken, () => ResearchError.adminUnauthorized()),
       new ResearchHealthService(runtime),
+      new AccountWorkspaces(new AccountTokens(runtime.origin), config, runtime.origin),
       workspaces,
       new ThreadService(store, ledger, queues, logger, providers),
       new ResearchRunService(store, ledger, queues, logger, providers),
@@ -59,8 +63,10 @@ export const researchModule: SubgraphModule = {
       ),
     ];
   },
+  entities: [WorkspaceAccount],
   bind: (services) => ({
     implementations: researchOperations(services),
+    fields: services.get(AccountWorkspaces).fields(),
     guards: {
       public: publicGuard,
       researchKey: services.get(ResearchKeyGuard),

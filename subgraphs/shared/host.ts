@@ -41,7 +41,7 @@ export interface StartSubgraphOptions {
   readonly databaseUrl: string;
   readonly logger: Logger;
   /** Where operation calls are counted (`/metrics`). */
-  readonly metrics?: Pick<Metrics, 'operationCalls'>;
+  readonly metrics?: Pick<Metrics, 'operationCalls'> & Partial<Pick<Metrics, 'databaseQueries'>>;
   /** Where clients reach the deployment; by default `PUBLIC_BASE_URL` (reading it without one throws). */
   readonly origin?: PublicOrigin;
 }
@@ -56,7 +56,12 @@ const configuredOrigin =
 /** Opens the subgraph's database, applies its migrations and builds its schema. */
 export async function startSubgraph(module: SubgraphModule, options: StartSubgraphOptions): Promise<RunningSubgraph> {
   const logger = options.logger.child({ subgraph: module.name });
-  const orm = await openOrm(module.database, { databaseUrl: options.databaseUrl, logger });
+  const queries = options.metrics?.databaseQueries;
+  const orm = await openOrm(module.database, {
+    databaseUrl: options.databaseUrl,
+    logger,
+    ...(queries ? { onQuery: () => queries.inc({ subgraph: module.name }) } : {}),
+  });
   const queues = new QueueHub({
     consumers: options.config.queueConsumers,
     databaseUrl: options.databaseUrl,
@@ -72,7 +77,11 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
     const pipeline = new OperationPipeline(module.contracts, bindings, (contract, outcome) =>
       options.metrics?.operationCalls.inc({ service: module.name, operation: contract.name, outcome }),
     );
-    const contractRuntime = { pipeline, fields: new Map((bindings.fields ?? []).map((field) => [field.type, field] as const)) };
+    const contractRuntime = {
+      pipeline,
+      fields: new Map((bindings.fields ?? []).map((field) => [field.type, field] as const)),
+      entities: new Map((bindings.entities ?? []).map((entity) => [entity.type, entity] as const)),
+    };
     const schema = await buildSubgraph(module, () => contractRuntime);
     const documents = new DocumentCache(schema);
     const stream = (name: string): StreamHandler | undefined =>

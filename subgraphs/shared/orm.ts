@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Constructor, EntitySchema } from '@mikro-orm/core';
+import { DefaultLogger, type Constructor, type EntitySchema, type LoggerOptions } from '@mikro-orm/core';
 import { type Migration, Migrator } from '@mikro-orm/migrations';
 import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import pg from 'pg';
@@ -19,6 +19,23 @@ export interface OrmOptions {
   readonly databaseUrl: string;
   readonly logger: Logger;
   readonly poolMax?: number;
+  /** Called for every statement sent (counted in `/metrics`). */
+  readonly onQuery?: () => void;
+}
+
+/** MikroORM's logger, which is told of every statement whether or not it prints it: counts them. */
+class CountingLogger extends DefaultLogger {
+  constructor(
+    options: LoggerOptions,
+    private readonly onQuery: () => void,
+  ) {
+    super(options);
+  }
+
+  override logQuery(context: Parameters<DefaultLogger['logQuery']>[0]): void {
+    if (context.level !== 'error') this.onQuery();
+    super.logQuery(context);
+  }
 }
 
 /** Opens the subgraph's MikroORM instance on its own schema. */
@@ -41,6 +58,7 @@ export async function openOrm(database: SubgraphDatabase, options: OrmOptions): 
       migrationsList: database.migrations.map((migration) => ({ name: migration.migrationName, class: migration })),
     },
     debug: false,
+    ...(options.onQuery ? { loggerFactory: (logger: LoggerOptions) => new CountingLogger(logger, options.onQuery!) } : {}),
   });
 }
 

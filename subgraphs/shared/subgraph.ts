@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
+import type { z } from 'zod';
+import { entityKey, kindOf, unwrap } from '../../contracts/schema-shape.js';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { parse, type GraphQLSchema } from 'graphql';
 import type { Middleware } from 'koa';
@@ -11,6 +13,7 @@ import type { Logger } from '../../runtime/logger.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestHeaders, SubgraphContext } from './context.js';
 import type { Bindings } from './contracts/implementation.js';
+import { graphqlTypes } from './contracts/graphql-types.js';
 import { contractResolverClasses, type ContractRuntime } from './contracts/resolvers.js';
 import { subscriptionResolvers, subscriptionTypeDefs } from './contracts/subscription-fields.js';
 import type { SubgraphDatabase, SubgraphOrm } from './orm.js';
@@ -46,7 +49,12 @@ export interface SubgraphModule {
   readonly database: SubgraphDatabase;
   /** Every operation of the service (edge-only ones included; they have no GraphQL field). */
   readonly contracts: readonly OperationContract[];
-  readonly referenceResolvers?: GraphQLResolverMap<SubgraphContext>;
+  /**
+   * Federation entities (`.meta({ key })`) the subgraph declares besides those its outputs
+   * reach, e.g. `User` where it only adds fields; they are in its schema whatever the
+   * operations return (docs/adr/0039-shared-entities.md).
+   */
+  readonly entities?: readonly z.ZodObject[];
   /** Builds the services, once per process. */
   readonly createServices: (runtime: SubgraphRuntime) => readonly object[];
   /** Service methods, guards and wrappers for the contracts. */
@@ -118,9 +126,11 @@ const notRunning = (): ContractRuntime => {
  * attached. Without a runtime the schema can only be printed.
  */
 export async function buildSubgraph(module: SubgraphModule, runtime: () => ContractRuntime = notRunning): Promise<GraphQLSchema> {
-  const resolvers = contractResolverClasses(module.name, module.contracts, runtime);
+  const entities = module.entities ?? [];
+  const resolvers = contractResolverClasses(module.name, module.contracts, runtime, entities);
   const schema = await buildSchema({
     resolvers: resolvers as [ClassType, ...ClassType[]],
+    orphanedTypes: entities.map((entity) => graphqlTypes.objectClass(entity, 'Unnamed')),
     skipCheck: true,
     validate: false,
     container: { get: (someClass: ClassType) => new someClass() },
@@ -129,10 +139,33 @@ export async function buildSubgraph(module: SubgraphModule, runtime: () => Contr
   const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}\n${subscriptionTypeDefs(schema, subscriptions)}`);
   const resolverMap = createResolversMap(schema) as GraphQLResolverMap<SubgraphContext>;
   if (subscriptions.length > 0) resolverMap.Subscription = subscriptionResolvers(subscriptions) as never;
-  for (const [typeName, fields] of Object.entries(module.referenceResolvers ?? {})) {
-    resolverMap[typeName] = { ...(resolverMap[typeName] as object), ...(fields as object) } as never;
+  for (const entity of entityTypes(module)) {
+    const typeName = graphqlTypes.objectClass(entity, 'Unnamed').name;
+    const resolveReference = (reference: Record<string, unknown>, ctx: SubgraphContext) => {
+      const implementation = runtime().entities.get(entity);
+      return implementation ? implementation.resolveReference(reference, ctx) : reference;
+    };
+    resolverMap[typeName] = { ...(resolverMap[typeName] as object), __resolveReference: resolveReference } as never;
   }
   return buildSubgraphSchema([{ typeDefs, resolvers: resolverMap }]);
+}
+
+/** The entity types of a module: those it declares and those its operations' outputs reach. */
+function entityTypes(module: SubgraphModule): z.ZodObject[] {
+  const found = new Set<z.ZodObject>(module.entities ?? []);
+  const visit = (schema: z.ZodType, seen: Set<z.ZodType>) => {
+    const { base } = unwrap(schema);
+    if (seen.has(base)) return;
+    seen.add(base);
+    const kind = kindOf(base);
+    if (kind.kind === 'list') return visit(kind.item, seen);
+    if (kind.kind !== 'object') return;
+    if (entityKey(base)) found.add(base as z.ZodObject);
+    for (const field of Object.values(kind.shape)) visit(field, seen);
+  };
+  const seen = new Set<z.ZodType>();
+  for (const contract of module.contracts) visit(contract.output, seen);
+  return [...found];
 }
 
 /** The services of a module, keyed by their class. */

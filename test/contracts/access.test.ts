@@ -6,7 +6,15 @@ import { ALL_CONTRACTS, checkContracts, CONTRACTS } from '../../contracts/regist
 import { OperationPipeline } from '../../subgraphs/shared/contracts/pipeline.js';
 import { implement } from '../../subgraphs/shared/contracts/implementation.js';
 
-const KINDS: ReadonlyArray<Access['kind']> = ['public', 'libraryKey', 'adminToken', 'researchKey', 'researchUser', 'operations'];
+const KINDS: ReadonlyArray<Access['kind']> = [
+  'public',
+  'libraryKey',
+  'libraryAccount',
+  'adminToken',
+  'researchKey',
+  'researchUser',
+  'operations',
+];
 
 describe('access of every operation', () => {
   it('lists every operation of every service with a declared access of a known kind', () => {

@@ -59,6 +59,21 @@ export class AccountsError extends DomainError {
     });
   }
 
+  static invalidAccountToken(reason: string): AccountsError {
+    return new AccountsError(LibraryErrorCode.invalid_account_token, `Sign in to Qantara: ${reason}.`);
+  }
+
+  static accountUnavailable(cause: unknown): AccountsError {
+    return new AccountsError(LibraryErrorCode.account_unavailable, 'The account could not be checked; retry shortly.', {
+      meta: { retryAfter: 5 },
+      cause,
+    });
+  }
+
+  static notYourKeys(): AccountsError {
+    return new AccountsError(LibraryErrorCode.not_your_keys, 'These keys belong to another account.');
+  }
+
   /** Says nothing about why: missing, wrong and disabled look the same. */
   static adminUnauthorized(): AccountsError {
     return new AccountsError(LibraryErrorCode.admin_unauthorized, 'Not authenticated');

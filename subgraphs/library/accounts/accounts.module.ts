@@ -7,6 +7,8 @@ import { AdminTokenCheck } from '../../shared/admin-token.js';
 import { AccountsError } from './accounts.errors.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { RegistrationService } from './registration.service.js';
+import { AccountKeys } from './account-keys.js';
+import { AccountTokens } from '../../shared/account-token.js';
 import { UsageRepository } from './usage.repository.js';
 import type { Clock } from './windows.js';
 
@@ -21,11 +23,13 @@ export interface AccountsServiceOptions {
 export function createAccountsServices(runtime: SubgraphRuntime, options: AccountsServiceOptions = {}): object[] {
   const usage = new UsageRepository();
   const clock = options.clock;
+  const registration = new RegistrationService(usage, { clock });
   return [
     new LibraryAccess(usage, { clock }),
     new AddressLimit({ clock }),
     new AdminTokenCheck(runtime.config.adminToken, () => AccountsError.adminUnauthorized()),
-    new RegistrationService(usage, { clock }),
+    registration,
+    new AccountKeys(new AccountTokens(runtime.origin), registration, usage),
     new AccountService(usage, { clock }),
     new AdminService(usage, { clock }),
   ];

@@ -1,4 +1,12 @@
-import { libraryMe, libraryPlans, libraryRegister, libraryUsage } from '../../../contracts/library/accounts.contract.js';
+import {
+  libraryAccountKeys,
+  libraryCreateAccountKey,
+  libraryMe,
+  libraryPlans,
+  libraryRegister,
+  libraryUsage,
+} from '../../../contracts/library/accounts.contract.js';
+import { AccountKeys } from './account-keys.js';
 import {
   libraryAdminCreateKey,
   libraryAdminSetKeyPlan,
@@ -21,6 +29,7 @@ export function accountOperations(services: Services): Implementation[] {
   const account = services.get(AccountService);
   const admin = services.get(AdminService);
   const addresses = services.get(AddressLimit);
+  const accountKeys = services.get(AccountKeys);
   return [
     implement(libraryPlans, async (_input, { ctx }) => {
       await addresses.admit(ctx);
@@ -36,6 +45,8 @@ export function accountOperations(services: Services): Implementation[] {
       return { key: keyData(overview.key), usedToday, usedThisMinute, minute: rateLimit.minute, day: rateLimit.day };
     }),
     implement(libraryUsage, (input, { ctx, caller }) => account.report(ctx, caller, input.days)),
+    implement(libraryAccountKeys, (_input, { ctx, caller }) => accountKeys.list(ctx, caller)),
+    implement(libraryCreateAccountKey, (input, { ctx, caller }) => accountKeys.create(ctx, caller, input.org)),
     implement(libraryAdminCreateKey, (input, { ctx }) => admin.createKey(ctx, input)),
     implement(libraryAdminSetKeyPlan, async (input, { ctx }) => keyData(await admin.setPlan(ctx, input.keyId, input.plan))),
     implement(libraryAdminSetKeyRpd, async (input, { ctx }) => keyData(await admin.setRpd(ctx, input.keyId, input.rpd))),

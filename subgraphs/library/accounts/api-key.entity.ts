@@ -18,8 +18,10 @@ export const ApiKeyEntity = defineEntity({
     plan: p.string(),
     status: p.string(),
     rpdOverride: p.integer().nullable(),
-    /** `register` or `admin`: who issued the key. */
+    /** `register`, `admin` or `account`: who issued the key. */
     source: p.string(),
+    /** The Qantara account (operations' user id) that created the key signed in; null for registered and admin keys. */
+    ownerUserId: p.uuid().nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
   },
 });

@@ -8,7 +8,9 @@ export interface KeyRequest {
   readonly email: string;
   readonly org: string | null;
   readonly plan: PlanName;
-  readonly source: 'register' | 'admin';
+  readonly source: 'register' | 'admin' | 'account';
+  /** The Qantara account creating the key signed in. */
+  readonly ownerUserId?: string;
 }
 
 /** Creates a key row and returns the key in clear, once; only its SHA-256 is stored. */
@@ -23,6 +25,7 @@ export async function issueKey(em: EntityManager, request: KeyRequest, now: Date
     status: 'active',
     rpdOverride: null,
     source: request.source,
+    ownerUserId: request.ownerUserId ?? null,
     createdAt: now,
   });
   await em.flush();

@@ -14,6 +14,8 @@ const ORG_MAX = 200;
 export interface RegistrationRequest {
   readonly email: string;
   readonly org?: string | null;
+  /** The signed-in Qantara account the key is for (`POST /v1/me/keys`); absent for `POST /v1/register`. */
+  readonly ownerUserId?: string;
 }
 
 /** Self-service registration of free keys. */
@@ -51,7 +53,10 @@ export class RegistrationService {
       );
       if (!claimed.email) throw AccountsError.registrationLimited('email', REGISTRATION_LIMITS.perEmail, retryAfter);
       if (!claimed.ip) throw AccountsError.registrationLimited('ip', REGISTRATION_LIMITS.perIp, retryAfter);
-      return issueKey(em, { email, org, plan: 'free', source: 'register' }, now);
+      const owner = request.ownerUserId
+        ? { source: 'account' as const, ownerUserId: request.ownerUserId }
+        : { source: 'register' as const };
+      return issueKey(em, { email, org, plan: 'free', ...owner }, now);
     });
   }
 }

@@ -128,6 +128,16 @@ export class UsageRepository {
     return { day: row.day_count, minute: row.minute >= windows.minute ? row.minute_count : 0 };
   }
 
+  /** `lastUsedAt` of several keys in one statement. */
+  async lastUsedAtOf(em: EntityManager, keyIds: readonly number[]): Promise<Map<number, Date>> {
+    if (keyIds.length === 0) return new Map();
+    const rows = await em.execute<Array<{ key_id: number; last_used_at: Date | string }>>(
+      'select "key_id", max("last_used_at") as "last_used_at" from "library"."api_key_window" where "key_id" = any(?::int[]) group by "key_id"',
+      [`{${keyIds.join(',')}}`],
+    );
+    return new Map(rows.filter((row) => row.last_used_at).map((row) => [Number(row.key_id), new Date(row.last_used_at)]));
+  }
+
   async lastUsedAt(em: EntityManager, keyId: number): Promise<Date | null> {
     const rows = await em.execute<Array<{ last_used_at: Date | string | null }>>(
       'select max("last_used_at") as "last_used_at" from "library"."api_key_window" where "key_id" = ?',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
+import { ACCOUNT_TOKEN } from '../../../contracts/identity.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 
 /**
@@ -9,9 +10,9 @@ import type { SecretBox } from '../../shared/secret-box.js';
  * key and verifies any key it finds (JWKS at `/api/v1/iam/jwks`).
  */
 
-const ALG = 'EdDSA';
-export const TOKEN_ISSUER = 'qantara:operations';
-export const TOKEN_AUDIENCE = 'qantara:operations';
+const ALG = ACCOUNT_TOKEN.algorithm;
+export const TOKEN_ISSUER = ACCOUNT_TOKEN.issuer;
+export const TOKEN_AUDIENCE = ACCOUNT_TOKEN.audience;
 
 interface KeyRow {
   kid: string;

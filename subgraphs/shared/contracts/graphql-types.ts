@@ -3,14 +3,24 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { Directive, Field, InputType, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
 import type { z } from 'zod';
 import { aliasDeprecation, deprecatedAliasOf, graphqlName } from '../../../contracts/graphql-names.js';
-import { describeSchema, fieldArgs, isShareable, kindOf, schemaId, unwrap, type ScalarKind } from '../../../contracts/schema-shape.js';
+import {
+  describeSchema,
+  entityKey,
+  fieldArgs,
+  isShareable,
+  kindOf,
+  schemaId,
+  unwrap,
+  type ScalarKind,
+} from '../../../contracts/schema-shape.js';
 
 /**
  * Contract schemas as type-graphql types: each zod object becomes a class decorated
  * at run time, so the subgraph's schema is still built by type-graphql's
  * `buildSchema` and a type is described once, in zod. Named objects (`.meta({ id })`)
  * keep their name; unnamed ones are named after where they appear. A name claimed by
- * two different schemas is an error at start-up.
+ * two different schemas is an error at start-up, except an entity's (`.meta({ key })`):
+ * each subgraph describes its own fields of it, and composition joins them.
  */
 
 type TypeRef = ClassType | GraphQLScalarType | object;
@@ -139,6 +149,8 @@ class GraphQLTypeFactory {
     else {
       ObjectType(name, options)(cls);
       if (isShareable(schema)) Directive('@shareable')(cls);
+      const key = entityKey(schema);
+      if (key) Directive(`@key(fields: "${key}")`)(cls);
     }
     return cls;
   }
@@ -146,7 +158,9 @@ class GraphQLTypeFactory {
   private claim(name: string, owner: unknown): void {
     if (!GRAPHQL_NAME.test(name)) throw new Error(`${name} is not a GraphQL name`);
     const holder = this.names.get(name);
-    if (holder !== undefined && holder !== owner) throw new Error(`GraphQL type ${name} is described by two different schemas`);
+    const entities = [holder, owner].every((schema) => schema instanceof Object && entityKey(schema as z.ZodType) !== undefined);
+    if (holder !== undefined && holder !== owner && !entities)
+      throw new Error(`GraphQL type ${name} is described by two different schemas`);
     this.names.set(name, owner);
   }
 }

@@ -83,6 +83,24 @@ export function implementFields<T extends z.ZodObject>(
   return { type, fields: fields as Record<string, FieldResolverFn> };
 }
 
+/**
+ * How a subgraph finds one of its entities from a representation another subgraph
+ * handed the gateway (`__resolveReference`): the object, `null` when there is none, or
+ * an error (null with the error at its path). Batch with a per-request DataLoader: the
+ * gateway sends every representation of one level in one `_entities` call.
+ */
+export interface EntityImplementation {
+  readonly type: z.ZodObject;
+  readonly resolveReference: (reference: Readonly<Record<string, unknown>>, ctx: SubgraphContext) => unknown;
+}
+
+export function implementEntity<T extends z.ZodObject>(
+  type: T,
+  resolveReference: (reference: Readonly<Record<string, unknown>>, ctx: SubgraphContext) => unknown,
+): EntityImplementation {
+  return { type, resolveReference };
+}
+
 /** Admits calls of one access kind. */
 export interface Guard<A extends Access = Access> {
   /** Authenticates, authorizes and (for metered kinds) counts the call; returns the caller. */
@@ -134,6 +152,8 @@ export interface Bindings {
   /** Serves contracts that declare `throttle`; a subgraph with such a contract and none does not start. */
   readonly throttle?: Throttler;
   readonly fields?: readonly FieldImplementation[];
+  /** Entities the subgraph resolves by key; an entity without one is its own representation (it only adds fields). */
+  readonly entities?: readonly EntityImplementation[];
   readonly around?: Around;
   /** Checks the ids of declared references; without it, declared references are not checked. */
   readonly references?: ReferenceCheck;

@@ -8,7 +8,7 @@ import { callerCheckFieldOf, refusalFieldOf, type OperationContract, type Servic
 import { describeSchema, fieldArgs, kindOf, unwrap } from '../../../contracts/schema-shape.js';
 import type { SubgraphContext } from '../context.js';
 import { graphqlTypes, inputNullable } from './graphql-types.js';
-import type { FieldImplementation } from './implementation.js';
+import type { EntityImplementation, FieldImplementation } from './implementation.js';
 import type { OperationPipeline } from './pipeline.js';
 
 /**
@@ -28,6 +28,8 @@ import type { OperationPipeline } from './pipeline.js';
 export interface ContractRuntime {
   readonly pipeline: OperationPipeline;
   readonly fields: ReadonlyMap<z.ZodType, FieldImplementation>;
+  /** How the subgraph finds its entities by key (`__resolveReference`), by entity schema. */
+  readonly entities: ReadonlyMap<z.ZodType, EntityImplementation>;
 }
 
 const pascal = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
@@ -204,10 +206,10 @@ function objectSchemas(roots: readonly z.ZodType[]): z.ZodObject[] {
   return found;
 }
 
-/** Field resolvers of output fields declared with arguments (`.meta({ args })`). */
-function fieldResolvers(contracts: readonly OperationContract[], runtime: () => ContractRuntime): ClassType[] {
+/** Field resolvers of output fields declared with arguments (`.meta({ args })`), in the outputs and the subgraph's entities. */
+function fieldResolvers(roots: readonly z.ZodType[], runtime: () => ContractRuntime): ClassType[] {
   const resolvers: ClassType[] = [];
-  for (const schema of objectSchemas(contracts.map((contract) => contract.output))) {
+  for (const schema of objectSchemas(roots)) {
     for (const [field, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
       const args = fieldArgs(fieldSchema);
       if (!args) continue;
@@ -241,11 +243,13 @@ function fieldResolvers(contracts: readonly OperationContract[], runtime: () => 
   return resolvers;
 }
 
-/** Every generated resolver of a service. */
+/** Every generated resolver of a service; `entities` are types it shares with other subgraphs (federation entities). */
 export function contractResolverClasses(
   service: ServiceName,
   contracts: readonly OperationContract[],
   runtime: () => ContractRuntime,
+  entities: readonly z.ZodType[] = [],
 ): ClassType[] {
-  return [operationResolver(service, contracts, runtime), ...fieldResolvers(contracts, runtime)];
+  const roots = [...contracts.map((contract) => contract.output), ...entities];
+  return [operationResolver(service, contracts, runtime), ...fieldResolvers(roots, runtime)];
 }
