@@ -1,9 +1,9 @@
 import { LIBRARY_CONTRACTS } from '../../contracts/library/index.js';
-import { publicGuard } from '../shared/contracts/public-guard.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { accountsEntities, createAccountsServices } from './accounts/accounts.module.js';
 import { accountOperations } from './accounts/accounts.operations.js';
 import { LibraryAccess } from './accounts/access.service.js';
+import { AddressLimit, openRoutes } from './accounts/address-limit.js';
 import { AdminTokenCheck } from '../shared/admin-token.js';
 import { catalogFields, catalogOperations } from './catalog/catalog.operations.js';
 import { createChatServices } from './chat/chat.module.js';
@@ -47,7 +47,11 @@ export const libraryModule: SubgraphModule = {
         ...importOperations(services),
       ],
       fields: catalogFields,
-      guards: { public: publicGuard, libraryKey: services.get(LibraryAccess), adminToken: services.get(AdminTokenCheck) },
+      guards: {
+        public: openRoutes(services.get(AddressLimit)),
+        libraryKey: services.get(LibraryAccess),
+        adminToken: services.get(AdminTokenCheck),
+      },
     };
   },
   onReady: (runtime, services) => loadDemoOnFirstStart(runtime, services.get(LibraryImportService)),
