@@ -4,6 +4,7 @@ import type { ErrorKey } from '../errors.js';
 import { defineOperation, type Throttle } from '../operation.js';
 import { OperationsErrorCode as Code } from './errors.js';
 import { cursorPaging, ops } from './fields.js';
+import { REGISTER_PAGE_HEADERS, renderRegisterPage } from '../pages/register-page.js';
 import {
   Accepted,
   ActiveSessions,
@@ -79,6 +80,28 @@ export const iamRegister = defineOperation({
   output: Registration,
   rest: { method: 'POST', path: '/api/v1/iam/register', status: 201 },
   ...limited([ip(20, HOUR), per('email', 5, HOUR)], [Code.USER_EMAIL_TAKEN, Code.BOT_CHALLENGE_FAILED]),
+});
+
+export const iamRegisterPage = defineOperation({
+  service: 'operations',
+  name: 'iamRegisterPage',
+  kind: 'edge',
+  summary: 'Registration page',
+  description:
+    'An HTML form for `POST /api/v1/iam/register` with the ALTCHA widget, which solves the challenge of `GET /api/v1/iam/challenge` in the browser. Everything it loads comes from this origin (a strict Content-Security-Policy).',
+  tags: ['iam'],
+  access: publicAccess(),
+  output: z.string(),
+  rest: {
+    method: 'GET',
+    path: '/api/v1/iam/register',
+    contentType: 'text/html',
+    respond: () => ({
+      type: 'text/html; charset=utf-8',
+      headers: REGISTER_PAGE_HEADERS,
+      body: renderRegisterPage({ challenge: '/api/v1/iam/challenge', register: '/api/v1/iam/register' }),
+    }),
+  },
 });
 
 export const iamChallenge = defineOperation({
@@ -568,6 +591,7 @@ export const iamExchangeExternalSignIn = defineOperation({
 
 export const ACCOUNT_CONTRACTS = [
   iamRegister,
+  iamRegisterPage,
   iamChallenge,
   iamVerifyEmail,
   iamResendVerification,
