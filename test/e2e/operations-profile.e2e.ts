@@ -161,7 +161,7 @@ describe('a change of e-mail address', () => {
     expect((await call(stack, session, 'GET', '/api/v1/iam/profile')).body.pending_email).toBeNull();
   });
 
-  it('refuses at confirmation an address taken meanwhile, an expired link and one a newer request replaced', async () => {
+  it('refuses at confirmation an address taken meanwhile (the link kept), an expired link and one a newer request replaced', async () => {
     const { session } = await newAccount('Late');
     const wanted = address('wanted');
     let mark = mailbox.count;
@@ -176,6 +176,10 @@ describe('a change of e-mail address', () => {
     expect(taken.status).toBe(409);
     expect(((await taken.json()) as { code: string }).code).toBe('USER_EMAIL_TAKEN');
     expect((await call(stack, session, 'GET', '/api/v1/iam/profile')).body.email).not.toBe(wanted);
+    // Nothing changed, so the link was not spent: once the address is free again it works.
+    await database.query(`delete from operations.app_user where lower(email) = lower($1)`, [wanted]);
+    expect((await stack.fetch(pathOf(first))).status).toBe(200);
+    expect((await call(stack, session, 'GET', '/api/v1/iam/profile')).body.email).toBe(wanted);
 
     const later = address('later');
     mark = mailbox.count;
