@@ -43,12 +43,12 @@ const cache = new Map<string, Buffer>();
 export const serveDocsAssets = () => serveAssets(DOCS_ASSETS, DOCS_FILES);
 export const serveRegisterAssets = () => serveAssets(REGISTER_ASSETS, REGISTER_FILES);
 
-function serveAssets(under: string, FILES: Files): Middleware {
+function serveAssets(under: string, files: Files): Middleware {
   const prefix = `${under}/`;
   return async (ctx, next) => {
     if (!ctx.path.startsWith(prefix) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
     const name = ctx.path.slice(prefix.length);
-    const asset = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
+    const asset = Object.hasOwn(files, name) ? files[name] : undefined;
     if (!asset) return next();
     let body = cache.get(asset.file);
     if (!body) cache.set(asset.file, (body = await readFile(asset.file)));
