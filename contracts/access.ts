@@ -8,6 +8,11 @@
 /** Open to anyone: no credentials read. */
 export interface PublicAccess {
   readonly kind: 'public';
+  /**
+   * A route the edge answers alone (a documentation page) that is still counted per client
+   * address by its service, which reports the windows as headers (docs/adr/0038).
+   */
+  readonly perAddress?: boolean;
 }
 
 /** A library key (`Authorization: Bearer qk_live_…`), metered against its plan; `usage` names the call in `/v1/usage`. */
@@ -94,7 +99,8 @@ export type Access =
   PublicAccess | LibraryKeyAccess | LibraryAccountAccess | AdminTokenAccess | ResearchKeyAccess | ResearchUserAccess | OperationsAccess;
 export type AccessKind = Access['kind'];
 
-export const publicAccess = (): PublicAccess => ({ kind: 'public' });
+export const publicAccess = (options: { perAddress?: boolean } = {}): PublicAccess =>
+  options.perAddress ? { kind: 'public', perAddress: true } : { kind: 'public' };
 export const libraryKey = (usage: string): LibraryKeyAccess => ({ kind: 'libraryKey', usage });
 export const libraryAccount = (): LibraryAccountAccess => ({ kind: 'libraryAccount' });
 export const adminToken = (): AdminTokenAccess => ({ kind: 'adminToken' });

@@ -136,6 +136,15 @@ export class OperationRunner {
     return this.deps.wireRequest(ctx, service, input, body);
   }
 
+  /**
+   * Admits a call of a route the edge answers alone whose access is counted per client
+   * address: its service counts it and reports the windows (headers), or refuses it.
+   */
+  async admitEdge(ctx: Context, contract: OperationContract): Promise<void> {
+    if (contract.access.kind !== 'public' || !contract.access.perAddress) return;
+    await this.executeInternal(ctx, contract.service, callerCheckOperationOf(contract.service), { operation: contract.name });
+  }
+
   /** Authenticates the caller as the contract's access would, counting and running nothing. */
   async authenticate(ctx: Context, contract: OperationContract): Promise<void> {
     await this.executeInternal(ctx, contract.service, callerCheckOperationOf(contract.service), { operation: contract.name });

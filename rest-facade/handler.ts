@@ -98,7 +98,10 @@ export function routeHandler(route: Route, deps: HandlerDeps): Middleware {
 /** The operation's result: from GraphQL, from its upload stream's one event, or nothing for an edge operation. */
 async function dataOf(ctx: Context, route: Route, deps: HandlerDeps, variables: Record<string, unknown>): Promise<unknown> {
   const { contract } = route;
-  if (contract.kind === 'edge') return undefined;
+  if (contract.kind === 'edge') {
+    await deps.runner.admitEdge(ctx, contract);
+    return undefined;
+  }
   if (contract.kind === 'stream') return upload(ctx, deps, contract.name, variables);
   return deps.runner.result(ctx, contract, variables);
 }

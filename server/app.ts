@@ -30,7 +30,7 @@ import type { Config } from '../runtime/config.js';
 import { workspaceResource } from '../runtime/workspace-resource.js';
 import { serveConsole } from '../rest-facade/console.js';
 import { cors } from '../rest-facade/cors.js';
-import { serveDocsAssets } from '../rest-facade/docs-assets.js';
+import { serveDocsAssets, serveRegisterAssets } from '../rest-facade/docs-assets.js';
 
 export interface AppOptions {
   readonly server: ApolloServer<GatewayContext>;
@@ -217,6 +217,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(cors({ origins: corsOrigins, ownOriginCheck: MCP_SERVERS.map((server) => server.path) }));
   app.use(serveMounts(options.mounts ?? []));
   app.use(serveDocsAssets());
+  app.use(serveRegisterAssets());
   app.use(serveConsole({ signIn: identity.console, origin: (ctx) => options.origin?.() ?? baseUrlFor(ctx) }));
   app.use(router.routes());
   app.use(async (ctx) => {

@@ -70,8 +70,9 @@ export const libraryDocs = defineOperation({
   name: 'libraryDocs',
   kind: 'edge',
   summary: 'Documentation page',
+  description: 'No key needed; counted per client address like the other open routes.',
   tags: ['service'],
-  access: publicAccess(),
+  access: publicAccess({ perAddress: true }),
   output: z.string(),
   rest: [
     {
@@ -91,4 +92,5 @@ export const libraryDocs = defineOperation({
       respond: (_data, request) => ({ type: 'application/json', body: request.openapi() }),
     },
   ],
+  errors: [LibraryErrorCode.rate_limit_exceeded, LibraryErrorCode.quota_exceeded],
 });

@@ -4,6 +4,7 @@ import type { ErrorKey } from '../errors.js';
 import { defineOperation, type Throttle } from '../operation.js';
 import { OperationsErrorCode as Code } from './errors.js';
 import { cursorPaging, ops } from './fields.js';
+import { REGISTER_PAGE_HEADERS, renderRegisterPage } from '../pages/register-page.js';
 import {
   Accepted,
   ActiveSessions,
@@ -11,9 +12,12 @@ import {
   AuthorizationUrl,
   BackupCodes,
   Done,
+  EmailChanged,
+  EmailChangeRequested,
   IdentityProviders,
   Login,
   LoginEvent,
+  Profile,
   Registration,
   SecondFactorMethod,
   Security,
@@ -76,6 +80,28 @@ export const iamRegister = defineOperation({
   output: Registration,
   rest: { method: 'POST', path: '/api/v1/iam/register', status: 201 },
   ...limited([ip(20, HOUR), per('email', 5, HOUR)], [Code.USER_EMAIL_TAKEN, Code.BOT_CHALLENGE_FAILED]),
+});
+
+export const iamRegisterPage = defineOperation({
+  service: 'operations',
+  name: 'iamRegisterPage',
+  kind: 'edge',
+  summary: 'Registration page',
+  description:
+    'An HTML form for `POST /api/v1/iam/register` with the ALTCHA widget, which solves the challenge of `GET /api/v1/iam/challenge` in the browser. Everything it loads comes from this origin (a strict Content-Security-Policy).',
+  tags: ['iam'],
+  access: publicAccess(),
+  output: z.string(),
+  rest: {
+    method: 'GET',
+    path: '/api/v1/iam/register',
+    contentType: 'text/html',
+    respond: () => ({
+      type: 'text/html; charset=utf-8',
+      headers: REGISTER_PAGE_HEADERS,
+      body: renderRegisterPage({ challenge: '/api/v1/iam/challenge', register: '/api/v1/iam/register' }),
+    }),
+  },
 });
 
 export const iamChallenge = defineOperation({
@@ -360,6 +386,73 @@ export const iamChangePassword = defineOperation({
   errors: [Code.PASSWORD_WRONG],
 });
 
+export const iamProfile = defineOperation({
+  service: 'operations',
+  name: 'iamProfile',
+  kind: 'query',
+  summary: 'The signed-in user’s profile',
+  description: 'The name, the registration answers and the e-mail address, with a change of address waiting for its confirmation.',
+  tags: ['iam'],
+  access: signedIn,
+  output: Profile,
+  rest: { method: 'GET', path: '/api/v1/iam/profile' },
+});
+
+const answer = (max: number) => z.string().trim().min(1).max(max).nullable().optional();
+
+export const iamUpdateProfile = defineOperation({
+  service: 'operations',
+  name: 'iamUpdateProfile',
+  kind: 'mutation',
+  summary: 'Edit the signed-in user’s profile',
+  description:
+    'Changes the fields sent; `null` clears a registration answer. The e-mail address changes through `POST /api/v1/iam/email`, the password through `POST /api/v1/iam/password`.',
+  tags: ['iam'],
+  access: signedIn,
+  input: {
+    body: {
+      name: ops.text(1, 200).optional(),
+      default_plan: z.enum(['free', 'pro', 'enterprise']).nullable().optional(),
+      company_size: answer(100),
+      industry: answer(100),
+      management_experience: answer(100),
+      heard_about_us: answer(200),
+    },
+  },
+  output: Profile,
+  rest: { method: 'PATCH', path: '/api/v1/iam/profile' },
+});
+
+export const iamChangeEmail = defineOperation({
+  service: 'operations',
+  name: 'iamChangeEmail',
+  kind: 'mutation',
+  summary: 'Ask to change the e-mail address',
+  description:
+    'Confirmed with the current password. A link valid 24 hours goes to the new address and the change takes effect only when it is followed; a notice without any link goes to the current address. A newer request replaces an older one.',
+  tags: ['iam'],
+  access: signedIn,
+  input: { body: { new_email: email, password: z.string().min(1).max(1024) } },
+  output: EmailChangeRequested,
+  rest: { method: 'POST', path: '/api/v1/iam/email', status: 202, headers: noStore },
+  ...limited([ip(20, HOUR), per('new_email', 5, HOUR)], [Code.PASSWORD_WRONG, Code.USER_EMAIL_TAKEN]),
+});
+
+export const iamConfirmEmailChange = defineOperation({
+  service: 'operations',
+  name: 'iamConfirmEmailChange',
+  kind: 'mutation',
+  summary: 'Confirm a new e-mail address',
+  description:
+    'The link mailed to the new address (valid 24 hours, once). The address must still be free; the previous address is told of the change.',
+  tags: ['iam'],
+  access: publicAccess(),
+  input: { path: { token } },
+  output: EmailChanged,
+  rest: { method: 'GET', path: '/api/v1/iam/email-changes/:token', headers: noStore },
+  ...limited([ip(60, HOUR)], [Code.LINK_INVALID, Code.USER_EMAIL_TAKEN]),
+});
+
 export const iamSessions = defineOperation({
   service: 'operations',
   name: 'iamSessions',
@@ -498,6 +591,7 @@ export const iamExchangeExternalSignIn = defineOperation({
 
 export const ACCOUNT_CONTRACTS = [
   iamRegister,
+  iamRegisterPage,
   iamChallenge,
   iamVerifyEmail,
   iamResendVerification,
@@ -518,6 +612,10 @@ export const ACCOUNT_CONTRACTS = [
   iamRemoveAllowedIp,
   iamLoginHistory,
   iamChangePassword,
+  iamProfile,
+  iamUpdateProfile,
+  iamChangeEmail,
+  iamConfirmEmailChange,
   iamSessions,
   iamRevokeSession,
   iamRevokeOtherSessions,

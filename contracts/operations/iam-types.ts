@@ -152,6 +152,43 @@ export const LoginEvent = z
   })
   .meta({ id: 'LoginEvent', description: 'One sign-in attempt of the account (history).' });
 
+/** What a user tells about themselves at registration and may change afterwards (seed 001, part C). */
+export const PROFILE_ANSWERS = ['default_plan', 'company_size', 'industry', 'management_experience', 'heard_about_us'] as const;
+
+export const Profile = z
+  .object({
+    id: z.uuid(),
+    email: z.string().describe('Changed only through `POST /api/v1/iam/email` and the link mailed to the new address.'),
+    pending_email: z.string().nullable().describe('An address waiting for its confirmation link (valid 24 hours), or null.'),
+    email_verified: z.boolean(),
+    name: z.string(),
+    default_plan: z.enum(['free', 'pro', 'enterprise']).nullable(),
+    company_size: z.string().nullable(),
+    industry: z.string().nullable(),
+    management_experience: z.string().nullable(),
+    heard_about_us: z.string().nullable(),
+    created_at: z.string().describe('ISO 8601.'),
+  })
+  .meta({
+    id: 'Profile',
+    description:
+      'What the signed-in user may read and edit about themselves: the name and the registration answers. Roles, production objects and API access are an Admin’s (`PATCH /api/v1/iam/users/{id}`).',
+  });
+
+export const EmailChangeRequested = z
+  .object({
+    accepted: z.literal(true),
+    pending_email: z.string().describe('The new address; the change takes effect when its mailed link is followed.'),
+  })
+  .meta({
+    id: 'EmailChangeRequested',
+    description: 'A confirmation link (24 hours, once) went to the new address, a notice to the current one.',
+  });
+
+export const EmailChanged = z
+  .object({ done: z.literal(true), email: z.string().describe('The account’s address from now on (verified by the link).') })
+  .meta({ id: 'EmailChanged' });
+
 export const IdentityProviders = z
   .object({ providers: z.array(z.object({ name: z.string(), issuer: z.string() }).meta({ id: 'IdentityProvider' })) })
   .meta({ id: 'IdentityProviders', description: 'External OpenID Connect providers users may sign in with.' });
@@ -187,3 +224,4 @@ export type UserData = z.output<typeof User>;
 export type LoginData = z.output<typeof Login>;
 export type SecondFactorMethodName = (typeof SECOND_FACTOR_METHODS)[number];
 export type ApiKeyData = z.output<typeof ApiKey>;
+export type ProfileData = z.output<typeof Profile>;

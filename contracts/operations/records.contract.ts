@@ -16,6 +16,7 @@ const EVERY_ROLE = ['Admin', 'CEO', 'Engineer', 'Mechanic', 'Foreman', 'OtibSpec
 export const AUDIT_ENTITY_TYPES = [
   'Asset',
   'AssetClass',
+  'AssetDecommission',
   'AssetHoursEntry',
   'AssetMovement',
   'AssetShiftCoefficient',

@@ -1,11 +1,11 @@
 import { LIBRARY_CONTRACTS } from '../../contracts/library/index.js';
-import { publicGuard } from '../shared/contracts/public-guard.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { accountsEntities, createAccountsServices } from './accounts/accounts.module.js';
 import { accountOperations } from './accounts/accounts.operations.js';
 import { LibraryAccess } from './accounts/access.service.js';
 import { AccountKeys } from './accounts/account-keys.js';
 import { LibraryAccount } from '../../contracts/library/account-types.js';
+import { AddressLimit, openRoutes } from './accounts/address-limit.js';
 import { AdminTokenCheck } from '../shared/admin-token.js';
 import { catalogFields, catalogOperations } from './catalog/catalog.operations.js';
 import { createChatServices } from './chat/chat.module.js';
@@ -51,7 +51,7 @@ export const libraryModule: SubgraphModule = {
       ],
       fields: [...catalogFields, ...services.get(AccountKeys).fields()],
       guards: {
-        public: publicGuard,
+        public: openRoutes(services.get(AddressLimit)),
         libraryKey: services.get(LibraryAccess),
         libraryAccount: services.get(AccountKeys),
         adminToken: services.get(AdminTokenCheck),

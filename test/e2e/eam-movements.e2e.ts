@@ -191,12 +191,13 @@ describe('decommissioning', () => {
       const record = await actors.act('CEO', 'GET', `/api/v1/eam/maintenance/${id}`);
       expect(record.body).toMatchObject({ status: 'cancelled', cancelledBy: actors.userId('CEO') });
     }
+    // The journal keeps the repair; the decommission is the asset's own record, not a movement.
     const entries = await journal(`assetId=${busy.id}`);
-    expect(entries.items.map((item: { op: string; status: string }) => `${item.op}:${item.status}`)).toEqual([
-      'decommission:applied',
-      'to_repair:applied',
-      'to_maintenance:cancelled',
-    ]);
+    expect(entries.items.map((item: { op: string; status: string }) => `${item.op}:${item.status}`)).toEqual(['to_repair:applied']);
+    const records = await actors.query(`select status, reason from operations.asset_decommission where asset_id = $1`, [busy.id]);
+    expect(records).toEqual([{ status: 'applied', reason: approver.reason }]);
+    const refused = await actors.act('CEO', 'GET', `/api/v1/eam/movements?op=decommission`);
+    expect(refused.status).toBe(422);
   });
 });
 

@@ -28,13 +28,15 @@ function expectOpenRouteHeaders(response: Response) {
 }
 
 describe('rate-limit and quota headers on every library response', () => {
-  it('puts them on GET /plans, GET /, GET /healthz and POST /v1/register, counting each call against the client address', async () => {
+  it('puts them on GET /plans, GET /, GET /healthz, POST /v1/register, GET /docs and GET /openapi.json, counting each call against the client address', async () => {
     await awayFromMinuteEdge();
     const calls: Array<() => Promise<Response>> = [
       () => stack.fetch('/plans'),
       () => stack.fetch('/'),
       () => stack.fetch('/healthz'),
       () => stack.fetch('/v1/register', { method: 'POST', ...json({ email: 'open-routes@example.org' }) }),
+      () => stack.fetch('/docs'),
+      () => stack.fetch('/openapi.json'),
     ];
     let previous: { minute: number; day: number } | undefined;
     for (const call of calls) {
@@ -80,5 +82,12 @@ describe('rate-limit and quota headers on every library response', () => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(expectOpenRouteHeaders(refused).minute).toBe(0);
+    // The pages the edge serves without the library's services share the window.
+    for (const path of ['/docs', '/openapi.json']) {
+      const page = await stack.fetch(path);
+      expect(page.status, path).toBe(429);
+      expect(((await page.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+      expect(expectOpenRouteHeaders(page).minute).toBe(0);
+    }
   });
 });

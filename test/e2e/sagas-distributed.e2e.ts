@@ -110,14 +110,14 @@ describe('sagas across gateway, subgraph and worker processes', () => {
 
   it('resumes on gateway B from afterSequence: exactly the missed events, then the rest as they happen', async () => {
     const subject = await kind.subject(viaA, false);
-    // Steps are held by locks they need: the journal by the movements table, the asset step by
+    // Steps are held by locks they need: the journal by the decommission records, the asset step by
     // the asset row (taken once the start, which locks the asset too, is done).
     const holdJournal = new pg.Client({ connectionString: database.url });
     const holdAsset = new pg.Client({ connectionString: database.url });
     await Promise.all([holdJournal.connect(), holdAsset.connect()]);
     try {
       await holdJournal.query('begin');
-      await holdJournal.query('lock table operations.asset_movement in exclusive mode');
+      await holdJournal.query('lock table operations.asset_decommission in exclusive mode');
       const sagaId = await kind.start(viaA, subject);
       await holdAsset.query('begin');
       await holdAsset.query('select 1 from operations.asset where id = $1 for no key update', [subject.assetId]);

@@ -54,8 +54,8 @@ describe('a saga that completes', () => {
       ['maintenance', 'completed', 1],
     ]);
     expect((await actors.act('Engineer', 'GET', `/api/v1/eam/assets/${assetId}`)).body.status).toBe('decommissioned');
-    const journal = await actors.query(`select op, status from operations.asset_movement where saga_id = $1`, [sagaId]);
-    expect(journal).toEqual([{ op: 'decommission', status: 'applied' }]);
+    const journal = await actors.query(`select status from operations.asset_decommission where saga_id = $1`, [sagaId]);
+    expect(journal).toEqual([{ status: 'applied' }]);
     // Each step's times are those of its own run: it finished after it started.
     const times = await actors.query(`select name from operations.saga_step where saga_id = $1 and not finished_at > started_at`, [sagaId]);
     expect(times).toEqual([]);
@@ -67,7 +67,7 @@ describe('a saga that completes', () => {
     const blocker = new pg.Client({ connectionString: actors.stack.databaseUrl });
     await blocker.connect();
     await blocker.query('begin');
-    await blocker.query('lock table operations.asset_movement in exclusive mode');
+    await blocker.query('lock table operations.asset_decommission in exclusive mode');
     let first: string | undefined;
     try {
       first = await startDecommission(assetId);
@@ -184,7 +184,7 @@ describe('a saga that fails', () => {
       ]);
       expect(ended.steps[1]!.attempts).toBe(5);
       expect((await actors.act('Engineer', 'GET', `/api/v1/eam/assets/${assetId}`)).body.status).toBe('operational');
-      const journal = await actors.query(`select status from operations.asset_movement where saga_id = $1`, [sagaId]);
+      const journal = await actors.query(`select status from operations.asset_decommission where saga_id = $1`, [sagaId]);
       expect(journal).toEqual([{ status: 'failed' }]);
 
       const letters = await actors.act('Admin', 'GET', '/api/v1/core/sagas/dead-letters');
@@ -197,7 +197,7 @@ describe('a saga that fails', () => {
       await actors.query(`alter table operations.asset drop constraint saga_test_block`);
       expect(await deliverAgain(`${sagaId}__asset`)).toBe('failed');
       expect((await status(sagaId)).status).toBe('compensated');
-      expect(await actors.query(`select status from operations.asset_movement where saga_id = $1`, [sagaId])).toEqual([
+      expect(await actors.query(`select status from operations.asset_decommission where saga_id = $1`, [sagaId])).toEqual([
         { status: 'failed' },
       ]);
       const retried = await actors.act('Admin', 'POST', `/api/v1/core/sagas/dead-letters/core-saga-steps/${sagaId}__asset/retry`);
@@ -206,7 +206,9 @@ describe('a saga that fails', () => {
       expect(completed.status).toBe('completed');
       expect(completed.steps.every((step) => step.status === 'completed')).toBe(true);
       expect((await actors.act('Engineer', 'GET', `/api/v1/eam/assets/${assetId}`)).body.status).toBe('decommissioned');
-      const entries = await actors.query(`select status from operations.asset_movement where saga_id = $1 order by created_at`, [sagaId]);
+      const entries = await actors.query(`select status from operations.asset_decommission where saga_id = $1 order by created_at`, [
+        sagaId,
+      ]);
       expect(entries.map((entry) => entry.status)).toEqual(['failed', 'applied']);
       const after = await actors.act('Admin', 'GET', '/api/v1/core/sagas/dead-letters');
       expect(after.body.entries.some((entry: { sagaId: string }) => entry.sagaId === sagaId)).toBe(false);
@@ -217,7 +219,7 @@ describe('a saga that fails', () => {
 
   it('deletes a dead letter for good and keeps the saga as it ended', async () => {
     await actors.query(
-      `alter table operations.asset_movement add constraint saga_test_no_drafts check (status <> 'draft' or saga_id is null)`,
+      `alter table operations.asset_decommission add constraint saga_test_no_drafts check (status <> 'draft' or saga_id is null)`,
     );
     let sagaId: string | undefined;
     try {
@@ -226,7 +228,7 @@ describe('a saga that fails', () => {
       expect(ended.status).toBe('compensated');
       expect(ended.steps[0]).toMatchObject({ name: 'journal', status: 'failed', attempts: 5 });
     } finally {
-      await actors.query(`alter table operations.asset_movement drop constraint saga_test_no_drafts`);
+      await actors.query(`alter table operations.asset_decommission drop constraint saga_test_no_drafts`);
     }
     const path = `/api/v1/core/sagas/dead-letters/core-saga-steps/${sagaId!}__journal`;
     expect((await actors.act('Engineer', 'DELETE', path)).status).toBe(403);

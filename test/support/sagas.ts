@@ -109,7 +109,7 @@ export function decommissionSagas(): SagaKind<{ assetId: string; inventoryNumber
   const CHECK = 'saga_kind_doomed_assets';
   return {
     type: 'eam.asset-decommission',
-    firstStepWrites: 'operations.asset_movement',
+    firstStepWrites: 'operations.asset_decommission',
     async setup(org) {
       const created = await org.act('Engineer', 'POST', '/api/v1/eam/asset-classes', { code: `SK${serial}`, name: 'Saga runs' });
       if (created.status !== 201) throw new Error(`asset class: ${created.status} ${JSON.stringify(created.body)}`);
@@ -147,14 +147,14 @@ export function decommissionSagas(): SagaKind<{ assetId: string; inventoryNumber
         [runs.map((run) => run.subject.assetId)],
       );
       const movements = await org.query<{ saga_id: string; status: string }>(
-        `select "saga_id", "status" from operations.asset_movement where "saga_id" = any($1::uuid[])`,
+        `select "saga_id", "status" from operations.asset_decommission where "saga_id" = any($1::uuid[])`,
         [sagaIds],
       );
       // The audit trigger writes a row per changed row in the changing transaction: a step applied
       // twice would leave its rows twice. The engine tags a step's transaction `saga:<step>`.
       const audit = await org.query<{ request_id: string; change: string; count: string }>(
         `select "request_id", "entity_type" || ' ' || "operation" || ' ' || "action" as "change", count(*) from operations.audit_log
-         where "request_id" = any($1::text[]) and "entity_type" in ('Asset', 'AssetMovement') group by 1, 2`,
+         where "request_id" = any($1::text[]) and "entity_type" in ('Asset', 'AssetDecommission') group by 1, 2`,
         [sagaIds],
       );
       const problems: string[] = [];
@@ -170,16 +170,15 @@ export function decommissionSagas(): SagaKind<{ assetId: string; inventoryNumber
                 asset: 'decommissioned',
                 journal: ['applied'],
                 changes: {
-                  'AssetMovement saga:journal create': 1,
-                  'AssetMovement saga:journal update': 1,
+                  'AssetDecommission saga:journal create': 1,
                   'Asset saga:asset update': 1,
-                  'AssetMovement saga:asset update': 1,
+                  'AssetDecommission saga:asset update': 1,
                 },
               }
             : {
                 asset: 'operational',
                 journal: ['failed'],
-                changes: { 'AssetMovement saga:journal create': 1, 'AssetMovement saga:journal update': 2 },
+                changes: { 'AssetDecommission saga:journal create': 1, 'AssetDecommission saga:journal update': 1 },
               };
         const found = { asset, journal, changes };
         if (JSON.stringify(sorted(found)) !== JSON.stringify(sorted(expected))) {

@@ -31,7 +31,8 @@ export const eamScheduleMaintenance = defineOperation({
   name: 'eamScheduleMaintenance',
   kind: 'mutation',
   summary: 'Schedule maintenance',
-  description: 'Of an asset that is not decommissioned; the journal gets a `to_maintenance` movement in `draft`.',
+  description:
+    'Of an asset that is not decommissioned. The maintenance record is its own history (the movements journal takes only the seed’s movement kinds).',
   access: members(WORKERS),
   idempotency: 'required',
   input: {

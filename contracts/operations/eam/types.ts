@@ -18,27 +18,16 @@ export const MaintenanceKind = z
   .enum(['maintenance', 'repair'])
   .meta({ id: 'MaintenanceKind', description: '`maintenance`: planned or sent to maintenance; `repair`: opened by `to-repair`.' });
 
-export const MovementOp = z
-  .enum([
-    'transfer_audit',
-    'conservation',
-    'from_conservation',
-    'to_repair',
-    'from_repair',
-    'to_maintenance',
-    'from_maintenance',
-    'decommission',
-  ])
-  .meta({
-    id: 'MovementOp',
-    description:
-      'What moved the asset: `transfer_audit` a move between objects; `conservation`/`from_conservation`, `to_repair`/`from_repair`, `to_maintenance`/`from_maintenance` in and out of those conditions; `decommission`.',
-  });
+export const MovementOp = z.enum(['transfer_audit', 'conservation', 'from_conservation', 'to_repair', 'from_repair']).meta({
+  id: 'MovementOp',
+  description:
+    'What moved the asset (seed 002): `transfer_audit` a move between objects; `conservation`/`from_conservation` and `to_repair`/`from_repair` into and out of those conditions. Maintenance is recorded by its maintenance record, a decommission by the asset itself; both publish their events.',
+});
 
 export const MovementStatus = z.enum(['draft', 'applied', 'failed', 'cancelled']).meta({
   id: 'MovementStatus',
   description:
-    '`draft`: planned, not in effect; `applied`: in effect; `cancelled`: a draft called off; `failed`: a saga’s attempt that failed.',
+    'The seed’s states of an entry: `draft` planned, `applied` in effect, `cancelled` a draft called off, `failed` an attempt that failed. Every movement action takes effect at once, so its entry is `applied`.',
 });
 
 export const AssetClass = z

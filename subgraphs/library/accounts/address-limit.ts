@@ -1,5 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PublicAccess } from '../../../contracts/access.js';
 import { OPEN_ROUTE_LIMITS } from '../../../contracts/library/plans.js';
+import type { Guard } from '../../shared/contracts/implementation.js';
+import { publicGuard } from '../../shared/contracts/public-guard.js';
 import type { SubgraphContext } from '../../shared/context.js';
 import { AccountsError } from './accounts.errors.js';
 import { rateLimitState, type RateLimitState, type WindowCounts } from './rate-limit-state.js';
@@ -75,4 +78,18 @@ export class AddressLimit {
     if (!row) return { minute: 0, day: 0 };
     return { minute: Number(row.minute) === windows.minute ? row.minute_count : 0, day: row.day_count };
   }
+}
+
+/**
+ * The library's guard of open routes: the service methods of `/healthz`, `/register` and the
+ * plans count their own calls; the pages the edge answers alone (`/docs`, `/openapi.json`)
+ * are counted here when their access says so.
+ */
+export function openRoutes(limit: AddressLimit): Guard<PublicAccess> {
+  return {
+    ...publicGuard,
+    admitEdge: async (ctx, access) => {
+      if (access.perAddress) await limit.admit(ctx);
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { ASSET_TABLE, lockAsset, toAsset, visibleObject, type AssetRow } from '.
 import { EamError } from './eam.errors.js';
 import { assetMachine } from './machines.js';
 import type { MaintenanceService } from './maintenance.service.js';
+import { recordDecommission } from './decommissions.js';
 import { recordMovement } from './movements.js';
 
 export interface CreateAssetInput {
@@ -123,7 +124,14 @@ export class AssetService {
       },
       setSql: { decommissioned_at: 'now()' },
     });
-    await this.journal(em, caller, asset, 'decommission', input.reason, null);
+    await recordDecommission(em, {
+      organizationId: asset.organization_id,
+      actorId: caller.userId,
+      assetId: asset.id,
+      objectId: asset.current_object_id,
+      reason: input.reason,
+      status: 'applied',
+    });
     return toAsset(row);
   }
 
@@ -145,7 +153,7 @@ export class AssetService {
     em: EntityManager,
     caller: Principal,
     asset: AssetRow,
-    op: 'transfer_audit' | 'conservation' | 'from_conservation' | 'decommission',
+    op: 'transfer_audit' | 'conservation' | 'from_conservation',
     reason: string | undefined,
     toObjectId: string | null = asset.current_object_id,
   ): Promise<void> {
@@ -154,7 +162,6 @@ export class AssetService {
       actorId: caller.userId,
       assetId: asset.id,
       op,
-      status: 'applied',
       fromObjectId: asset.current_object_id,
       toObjectId,
       reason,

@@ -5,12 +5,12 @@ import { ASSET_TABLE, lockAsset } from './assets.js';
 import { OperationsError } from '../operations.errors.js';
 import { EamError } from './eam.errors.js';
 import { assetMachine, type AssetState } from './machines.js';
-import { movementMachine, recordMovement } from './movements.js';
+import { decommissionMachine, DECOMMISSIONS, recordDecommission } from './decommissions.js';
 
 /**
  * The asset-decommission saga (`POST /api/v1/eam/sagas/asset-decommission`): a draft
- * journal entry, the asset decommissioned (the entry applied), then its open maintenance
- * cancelled. Each step undoes itself from what it recorded; the checks (asset, second
+ * decommission record (its `journal` step), the asset decommissioned (the record applied),
+ * then its open maintenance cancelled. Each step undoes itself from what it recorded; the checks (asset, second
  * approver) ran when the saga started.
  */
 
@@ -21,11 +21,10 @@ export interface DecommissionPayload {
 }
 
 const MAINTENANCE = '"operations"."maintenance_record"';
-const MOVEMENTS = '"operations"."asset_movement"';
 
-/** The saga's open journal entry (a run that was compensated left a `failed` one behind). */
+/** The saga's open decommission record (a run that was compensated left a `failed` one behind). */
 async function draftOf(em: EntityManager, sagaId: string): Promise<string | undefined> {
-  const [row] = await em.execute<Array<{ id: string }>>(`select "id" from ${MOVEMENTS} where "saga_id" = ? and "status" = 'draft'`, [
+  const [row] = await em.execute<Array<{ id: string }>>(`select "id" from ${DECOMMISSIONS} where "saga_id" = ? and "status" = 'draft'`, [
     sagaId,
   ]);
   return row?.id;
@@ -43,22 +42,20 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
           [payload.assetId],
         );
         if (!asset) throw OperationsError.notFound('Asset');
-        const id = await recordMovement(em, {
+        const id = await recordDecommission(em, {
           organizationId,
           actorId: actorId!,
           assetId: asset.id,
-          op: 'decommission',
-          status: 'draft',
-          fromObjectId: asset.current_object_id,
-          toObjectId: null,
+          objectId: asset.current_object_id,
           reason: payload.reason,
+          status: 'draft',
+          sagaId,
         });
-        await em.execute(`update ${MOVEMENTS} set "saga_id" = ? where "id" = ?`, [sagaId, id]);
-        return { movementId: id };
+        return { decommissionId: id };
       },
       async compensate(em, { sagaId }) {
         const draft = await draftOf(em, sagaId);
-        if (draft) await transition(em, movementMachine, 'fail', draft);
+        if (draft) await transition(em, decommissionMachine, 'fail', draft);
       },
     },
     {
@@ -76,7 +73,7 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
           setSql: { decommissioned_at: 'now()' },
         });
         const draft = await draftOf(em, sagaId);
-        if (draft) await transition(em, movementMachine, 'apply', draft, { setSql: { occurred_at: 'clock_timestamp()' } });
+        if (draft) await transition(em, decommissionMachine, 'apply', draft, { setSql: { occurred_at: 'clock_timestamp()' } });
         return { status: asset.status, maintenanceId: asset.maintenance_id };
       },
       async compensate(em, { sagaId, payload, output }) {
@@ -86,8 +83,8 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
              "decommission_reason" = null, "decommissioned_at" = null, "updated_at" = now() where "id" = ?`,
           [before.status, before.maintenanceId, payload.assetId],
         );
-        // The applied entry is taken back to a draft, which the journal step then marks failed.
-        await em.execute(`update ${MOVEMENTS} set "status" = 'draft' where "saga_id" = ? and "status" = 'applied'`, [sagaId]);
+        // The applied record is taken back to a draft, which the journal step then marks failed.
+        await em.execute(`update ${DECOMMISSIONS} set "status" = 'draft' where "saga_id" = ? and "status" = 'applied'`, [sagaId]);
       },
     },
     {
@@ -102,9 +99,6 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
              "updated_at" = now() where "id" = any(?::uuid[])`,
           [actorId, 'The asset was decommissioned.', `{${open.map((row) => row.id).join(',')}}`],
         );
-        await em.execute(`update ${MOVEMENTS} set "status" = 'cancelled' where "maintenance_id" = any(?::uuid[]) and "status" = 'draft'`, [
-          `{${open.map((row) => row.id).join(',')}}`,
-        ]);
         return { cancelled: open };
       },
       async compensate(em, { output }) {
@@ -114,11 +108,6 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
                "updated_at" = now() where "id" = ?`,
             [record.status, record.id],
           );
-          if (record.status === 'scheduled') {
-            await em.execute(`update ${MOVEMENTS} set "status" = 'draft' where "maintenance_id" = ? and "status" = 'cancelled'`, [
-              record.id,
-            ]);
-          }
         }
       },
     },

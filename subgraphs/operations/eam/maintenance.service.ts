@@ -8,7 +8,7 @@ import { OperationsError } from '../operations.errors.js';
 import { lockAsset, toAsset, type AssetRow } from './assets.js';
 import { EamError } from './eam.errors.js';
 import { assetMachine, maintenanceMachine, type MaintenanceState } from './machines.js';
-import { recordMovement, settleMaintenanceDraft } from './movements.js';
+import { recordMovement } from './movements.js';
 
 const TABLE = '"operations"."maintenance_record"';
 const toMaintenance = recordMapper<MaintenanceData>(MaintenanceRecord);
@@ -31,7 +31,8 @@ function operational(asset: AssetRow, action: string): void {
  * so concurrent actions on one asset never deadlock): starting one puts the (operational)
  * asset under maintenance pointing at it; completing or cancelling the one in progress
  * makes the asset operational again. Sending to maintenance or to repair opens a record
- * already in progress. Each change writes its movement.
+ * already in progress. A repair's start and end are movements of the journal (seed 002's
+ * `to_repair`, `from_repair`); maintenance is told by its record alone.
  */
 export class MaintenanceService {
   async list(em: EntityManager, input: { assetId?: string; status?: string; cursor?: string; limit: number }) {
@@ -48,9 +49,7 @@ export class MaintenanceService {
     if (asset.status === 'decommissioned') {
       throw OperationsError.stateConflict('Asset', asset.status, 'schedule maintenance', ['operational', 'maintenance', 'conserved']);
     }
-    const row = await this.insert(em, caller, asset, 'maintenance', input.reason, input.scheduledAt);
-    await this.journal(em, caller, asset, 'to_maintenance', 'draft', input.reason, row.id);
-    return toMaintenance(row);
+    return toMaintenance(await this.insert(em, caller, asset, 'maintenance', input.reason, input.scheduledAt));
   }
 
   async start(em: EntityManager, caller: Principal, id: string): Promise<MaintenanceData> {
@@ -61,7 +60,6 @@ export class MaintenanceService {
       setSql: { started_at: 'now()' },
     });
     await transition(em, assetMachine, 'toMaintenance', asset.id, { set: { maintenance_id: id } });
-    await settleMaintenanceDraft(em, id, 'apply');
     return toMaintenance(row);
   }
 
@@ -84,7 +82,6 @@ export class MaintenanceService {
       setSql: { cancelled_at: 'now()' },
     })) as MaintenanceRow;
     if (before.status === 'inProgress') await this.release(em, caller, row, reason);
-    else await settleMaintenanceDraft(em, id, 'cancel');
     return toMaintenance(row);
   }
 
@@ -95,7 +92,7 @@ export class MaintenanceService {
     const record = await this.insert(em, caller, asset, kind, reason, null);
     await transition(em, maintenanceMachine, 'start', record.id, { set: { performed_by: caller.userId }, setSql: { started_at: 'now()' } });
     const updated = await transition(em, assetMachine, 'toMaintenance', assetId, { set: { maintenance_id: record.id } });
-    await this.journal(em, caller, asset, kind === 'repair' ? 'to_repair' : 'to_maintenance', 'applied', reason, record.id);
+    if (kind === 'repair') await this.journal(em, caller, asset, 'to_repair', reason, record.id);
     return toAsset(updated);
   }
 
@@ -120,7 +117,6 @@ export class MaintenanceService {
         set: { cancelled_by: caller.userId, cancellation_reason: reason },
         setSql: { cancelled_at: 'now()' },
       });
-      await settleMaintenanceDraft(em, id, 'cancel');
     }
   }
 
@@ -150,15 +146,14 @@ export class MaintenanceService {
   private async release(em: EntityManager, caller: Principal, record: MaintenanceRow, reason?: string): Promise<void> {
     const asset = await lockAsset(em, record.asset_id);
     await transition(em, assetMachine, 'fromMaintenance', asset.id, { set: { maintenance_id: null } });
-    await this.journal(em, caller, asset, record.kind === 'repair' ? 'from_repair' : 'from_maintenance', 'applied', reason, record.id);
+    if (record.kind === 'repair') await this.journal(em, caller, asset, 'from_repair', reason, record.id);
   }
 
   private async journal(
     em: EntityManager,
     caller: Principal,
     asset: AssetRow,
-    op: 'to_maintenance' | 'from_maintenance' | 'to_repair' | 'from_repair',
-    status: 'draft' | 'applied',
+    op: 'to_repair' | 'from_repair',
     reason: string | undefined,
     maintenanceId: string,
   ): Promise<void> {
@@ -167,7 +162,6 @@ export class MaintenanceService {
       actorId: caller.userId,
       assetId: asset.id,
       op,
-      status,
       fromObjectId: asset.current_object_id,
       toObjectId: asset.current_object_id,
       reason,

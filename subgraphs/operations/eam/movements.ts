@@ -2,51 +2,37 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Movement, type MovementData, type MovementOpValue, type MovementStatusValue } from '../../../contracts/operations/eam/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import { recordMapper } from '../core/rows.js';
-import { defineStateMachine, transition } from '../core/state-machine.js';
 
 /**
- * The movements journal: every asset move, maintenance change, conservation, repair and
- * decommission writes an entry in the transaction of the change. An entry is `applied`
- * when it takes effect at once; a planned one (scheduled maintenance) is a `draft` until
- * it is applied or cancelled; sagas may mark their drafts `failed`.
+ * The movements journal (seed 002): every asset move, conservation and repair writes an
+ * applied entry in the transaction of the change, and only those (docs/adr/0038).
+ * Maintenance has its own record, a decommission the asset's columns and `asset_decommission`.
  */
 
 const TABLE = '"operations"."asset_movement"';
 const toMovement = recordMapper<MovementData>(Movement);
-
-export const movementMachine = defineStateMachine<MovementStatusValue, 'apply' | 'cancel' | 'fail'>({
-  entity: 'Movement',
-  table: TABLE,
-  column: 'status',
-  transitions: {
-    apply: { from: ['draft'], to: 'applied' },
-    cancel: { from: ['draft'], to: 'cancelled' },
-    fail: { from: ['draft'], to: 'failed' },
-  },
-});
 
 export interface MovementEntry {
   readonly organizationId: string;
   readonly actorId: string;
   readonly assetId: string;
   readonly op: MovementOpValue;
-  readonly status: 'draft' | 'applied';
   readonly fromObjectId: string | null;
   readonly toObjectId: string | null;
   readonly reason?: string | null;
+  /** The repair record of a `to_repair` or `from_repair` entry. */
   readonly maintenanceId?: string | null;
 }
 
-/** Writes one journal entry and returns its id. */
+/** Writes one applied journal entry and returns its id. */
 export async function recordMovement(em: EntityManager, entry: MovementEntry): Promise<string> {
   const [row] = await em.execute<Array<{ id: string }>>(
     `insert into ${TABLE} ("organization_id", "asset_id", "op", "status", "from_object_id", "to_object_id", "actor_id", "reason", "maintenance_id")
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"`,
+     values (?, ?, ?, 'applied', ?, ?, ?, ?, ?) returning "id"`,
     [
       entry.organizationId,
       entry.assetId,
       entry.op,
-      entry.status,
       entry.fromObjectId,
       entry.toObjectId,
       entry.actorId,
@@ -55,16 +41,6 @@ export async function recordMovement(em: EntityManager, entry: MovementEntry): P
     ],
   );
   return row!.id;
-}
-
-/** Applies or cancels the draft entry of a scheduled maintenance (when it starts or is called off). */
-export async function settleMaintenanceDraft(em: EntityManager, maintenanceId: string, outcome: 'apply' | 'cancel'): Promise<void> {
-  const drafts = await em.execute<Array<{ id: string }>>(`select "id" from ${TABLE} where "maintenance_id" = ? and "status" = 'draft'`, [
-    maintenanceId,
-  ]);
-  for (const draft of drafts) {
-    await transition(em, movementMachine, outcome, draft.id, outcome === 'apply' ? { setSql: { occurred_at: 'clock_timestamp()' } } : {});
-  }
 }
 
 export interface MovementFilters {

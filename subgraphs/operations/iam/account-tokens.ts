@@ -8,6 +8,8 @@ export const ACCOUNT_TOKENS = {
   resetPassword: { purpose: 'reset_password', minutes: 60 },
   approveIp: { purpose: 'approve_ip', minutes: 24 * 60 },
   invitation: { purpose: 'invitation', minutes: 7 * 24 * 60 },
+  /** A change of e-mail address, mailed to the new address; the payload names it. */
+  changeEmail: { purpose: 'change_email', minutes: 24 * 60 },
   /** The code an external sign-in's redirect carries, exchanged once for the session. */
   externalSignIn: { purpose: 'external_sign_in', minutes: 2 },
 } as const;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { hash, verify } from '@node-rs/argon2';
 import { generateSecret, generateURI } from 'otplib';
 import type { z } from 'zod';
-import type { iamRegister } from '../../../contracts/operations/accounts.contract.js';
-import { LoginEvent } from '../../../contracts/operations/iam-types.js';
+import type { iamRegister, iamUpdateProfile } from '../../../contracts/operations/accounts.contract.js';
+import { LoginEvent, PROFILE_ANSWERS, type ProfileData } from '../../../contracts/operations/iam-types.js';
 import type { Mailer } from '../../shared/mailer.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { cursorList } from '../core/cursor-list.js';
@@ -19,9 +19,20 @@ import { backupCodeHash, type AccountRow, type SignInFlow } from './sign-in.js';
 import { USER_COLUMNS, userData, type UserRow } from './users.js';
 
 type Registration = NonNullable<(typeof iamRegister)['_types']>['input'];
+type ProfileChanges = NonNullable<(typeof iamUpdateProfile)['_types']>['input'];
 
 const BACKUP_CODES = 10;
-const ONBOARDING = ['default_plan', 'company_size', 'industry', 'management_experience', 'heard_about_us'] as const;
+const ONBOARDING = PROFILE_ANSWERS;
+
+interface ProfileRow {
+  id: string;
+  email: string;
+  name: string;
+  email_verified_at: Date | null;
+  onboarding: Record<string, string | undefined>;
+  created_at: Date;
+  pending_email: string | null;
+}
 const loginEvent = recordMapper<z.output<typeof LoginEvent>>(LoginEvent);
 
 /** Ten codes like `k7q2m-x9d4p`, from an alphabet without look-alike characters. */
@@ -184,6 +195,108 @@ export class AccountsService {
     await this.setPassword(em, account.id, next);
     await this.iam.revokeOtherSessions(em, principal);
     return { done: true as const };
+  }
+
+  async profile(em: EntityManager, principal: Principal): Promise<ProfileData> {
+    const [row] = await em.execute<ProfileRow[]>(
+      `select u."id", u."email", u."name", u."email_verified_at", u."onboarding", u."created_at",
+         (select t."payload"->>'email' from "operations"."account_token" t
+           where t."user_id" = u."id" and t."purpose" = ? and t."used_at" is null and t."expires_at" > now()
+           order by t."created_at" desc limit 1) as "pending_email"
+       from "operations"."app_user" u where u."id" = ?`,
+      [ACCOUNT_TOKENS.changeEmail.purpose, principal.userId],
+    );
+    if (!row) throw OperationsError.tokenInvalid();
+    const answer = (field: (typeof PROFILE_ANSWERS)[number]) => row.onboarding[field] ?? null;
+    return {
+      id: row.id,
+      email: row.email,
+      pending_email: row.pending_email,
+      email_verified: row.email_verified_at !== null,
+      name: row.name,
+      default_plan: answer('default_plan') as ProfileData['default_plan'],
+      company_size: answer('company_size'),
+      industry: answer('industry'),
+      management_experience: answer('management_experience'),
+      heard_about_us: answer('heard_about_us'),
+      created_at: new Date(row.created_at).toISOString(),
+    };
+  }
+
+  /** The fields sent change; a null answer is removed from the registration answers. */
+  async updateProfile(em: EntityManager, principal: Principal, changes: ProfileChanges): Promise<ProfileData> {
+    const set = Object.fromEntries(PROFILE_ANSWERS.flatMap((field) => (changes[field] === undefined ? [] : [[field, changes[field]]])));
+    await em.execute(
+      `update "operations"."app_user"
+         set "name" = coalesce(?, "name"), "onboarding" = jsonb_strip_nulls("onboarding" || ?::jsonb), "updated_at" = now()
+       where "id" = ?`,
+      [changes.name ?? null, JSON.stringify(set), principal.userId],
+    );
+    return this.profile(em, principal);
+  }
+
+  /**
+   * A change of address waits for the link mailed to the new address; the current one is told,
+   * with no link, so a stolen session cannot quietly move the account elsewhere unnoticed.
+   */
+  async changeEmail(em: EntityManager, principal: Principal, input: { new_email: string; password: string }, client: ClientInfo) {
+    const account = await this.accountOf(em, principal);
+    await this.confirmPassword(account, input.password);
+    const next = input.new_email.trim();
+    if (next.toLowerCase() === account.email.toLowerCase()) throw OperationsError.invalid('new_email', 'is the current address');
+    await this.ensureEmailFree(em, next);
+    await accountTokens.retire(em, account.id, ACCOUNT_TOKENS.changeEmail);
+    const token = await accountTokens.issue(em, account.id, ACCOUNT_TOKENS.changeEmail, { email: next });
+    await this.mailer.send({
+      to: next,
+      subject: 'Confirm your new e-mail address',
+      text:
+        `Hello ${account.name},\n\nConfirm this address for your Qantara account (the link is valid for 24 hours):\n` +
+        `${client.baseUrl}/api/v1/iam/email-changes/${token}\n\nUntil then the account keeps its current address. If you did not ask for this, ignore this mail.`,
+    });
+    await this.mailer.send({
+      to: account.email,
+      subject: 'A change of your e-mail address was requested',
+      text:
+        `Hello ${account.name},\n\nSomeone signed in to your Qantara account asked to move it to the address ${next}. ` +
+        'It changes only once the link sent to that address is followed.\n\n' +
+        'If it was not you, sign in and change your password now, and sign out your other sessions.',
+    });
+    return { accepted: true as const, pending_email: next };
+  }
+
+  async confirmEmailChange(em: EntityManager, token: string) {
+    const { userId, payload } = await accountTokens.spend<{ email: string }>(em, token, ACCOUNT_TOKENS.changeEmail);
+    const account = await this.signIn.account(em, { id: userId });
+    if (!account) throw OperationsError.linkInvalid();
+    await this.ensureEmailFree(em, payload.email, userId);
+    try {
+      await em.execute(`update "operations"."app_user" set "email" = ?, "email_verified_at" = now(), "updated_at" = now() where "id" = ?`, [
+        payload.email,
+        userId,
+      ]);
+    } catch (error) {
+      // Taken between the check and the update by a registration running at the same time.
+      if (error instanceof UniqueConstraintViolationException) throw OperationsError.emailTaken();
+      throw error;
+    }
+    await this.mailer.send({
+      to: account.email,
+      subject: 'Your e-mail address was changed',
+      text:
+        `Hello ${account.name},\n\nThe address of your Qantara account is now ${payload.email}; this address no longer signs in.\n\n` +
+        'If it was not you, contact the administrator of your organization.',
+    });
+    return { done: true as const, email: payload.email };
+  }
+
+  /** Another account holds the address (the unique index compares it case-insensitively). */
+  private async ensureEmailFree(em: EntityManager, email: string, except: string | null = null): Promise<void> {
+    const [taken] = await em.execute<Array<{ id: string }>>(
+      `select "id" from "operations"."app_user" where lower("email") = lower(?) and "id" is distinct from ?::uuid`,
+      [email, except],
+    );
+    if (taken) throw OperationsError.emailTaken();
   }
 
   /** A new secret, sealed at rest; it waits for a confirming code. */

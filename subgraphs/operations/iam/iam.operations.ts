@@ -53,6 +53,10 @@ export function iamOperations(services: Services, config: Config): Implementatio
     implement(A.iamChangePassword, (input, { ctx, caller }) =>
       accounts.changePassword(ctx.em, caller, input.current_password, input.new_password),
     ),
+    implement(A.iamProfile, (_input, { ctx, caller }) => accounts.profile(ctx.em, caller)),
+    implement(A.iamUpdateProfile, (input, { ctx, caller }) => accounts.updateProfile(ctx.em, caller, input)),
+    implement(A.iamChangeEmail, (input, { ctx, caller }) => accounts.changeEmail(ctx.em, caller, input, client(ctx))),
+    implement(A.iamConfirmEmailChange, (input, { ctx }) => accounts.confirmEmailChange(ctx.em, input.token)),
     implement(A.iamSessions, (_input, { ctx, caller }) => iam.sessions(ctx.em, caller)),
     implement(A.iamRevokeSession, (input, { ctx, caller }) => iam.revokeSession(ctx.em, caller, input.id)),
     implement(A.iamRevokeOtherSessions, (_input, { ctx, caller }) => iam.revokeOtherSessions(ctx.em, caller)),

@@ -14,6 +14,7 @@ import { Migration20261127010000_system_role_permissions } from './Migration2026
 import { Migration20261127020000_brigade_trash } from './Migration20261127020000_brigade_trash.js';
 import { Migration20261127030000_dead_letters } from './Migration20261127030000_dead_letters.js';
 import { Migration20261127034000_notifications } from './Migration20261127034000_notifications.js';
+import { Migration20261127040000_journal_ops } from './Migration20261127040000_journal_ops.js';
 import { Migration20261127020000_shift_report_corrections } from './Migration20261127020000_shift_report_corrections.js';
 import { Migration20261127020000_api_access } from './Migration20261127020000_api_access.js';
 
@@ -37,4 +38,5 @@ export const operationsMigrations = [
   Migration20261127034000_notifications,
   Migration20261127020000_shift_report_corrections,
   Migration20261127020000_api_access,
+  Migration20261127040000_journal_ops,
 ];

@@ -117,6 +117,11 @@ export interface Guard<A extends Access = Access> {
    * refused input is ever counted, wherever it was found.
    */
   refund?(ctx: SubgraphContext, access: A, caller: unknown): Promise<void>;
+  /**
+   * Admits a call of a route the edge answers alone (`kind: 'edge'`), counting what the
+   * access counts for it (the library's per-address limit of open routes); nothing runs.
+   */
+  admitEdge?(ctx: SubgraphContext, access: A, contract: OperationContract): Promise<void>;
 }
 
 export type Guards = { readonly [K in AccessKind]?: Guard<Extract<Access, { kind: K }>> };

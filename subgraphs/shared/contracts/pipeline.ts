@@ -170,6 +170,12 @@ export class OperationPipeline {
     await guard.refuse(ctx, contract.access, contract);
   }
 
+  /** Admits a call of a route the edge answers alone, as its access counts such calls; a refusal is thrown. */
+  async admitEdge(contract: OperationContract, ctx: SubgraphContext): Promise<void> {
+    if (contract.kind !== 'edge') throw new Error(`operation ${contract.name} is not answered by the edge`);
+    await this.guard(contract.access.kind)?.admitEdge?.(ctx, contract.access, contract);
+  }
+
   private async admit(contract: OperationContract, ctx: SubgraphContext, args: Record<string, unknown>) {
     const validation = validateInput(contract, args);
     if (!validation.ok) return this.refuse(contract, ctx, validation.issues);

@@ -165,7 +165,10 @@ function refusalField(cls: ClassType, service: ServiceName, contracts: readonly 
   Directive('@inaccessible')(cls.prototype, name, descriptor);
 }
 
-/** `<service>CallerCheck(operation)`: true when the caller may call the operation's access kind; counts and runs nothing. */
+/**
+ * `<service>CallerCheck(operation)`: true when the caller may call the operation's access kind; counts and runs nothing.
+ * For a route the edge answers alone it admits the call instead, counting it as its access counts such calls.
+ */
 function callerCheckField(
   cls: ClassType,
   service: ServiceName,
@@ -177,13 +180,14 @@ function callerCheckField(
   const descriptor = method(cls, name, async (operation: unknown, ctx: unknown) => {
     const contract = byName.get(String(operation));
     if (!contract) throw new Error(`no operation ${String(operation)}`);
-    await runtime().pipeline.authenticate(contract, ctx as SubgraphContext);
+    if (contract.kind === 'edge') await runtime().pipeline.admitEdge(contract, ctx as SubgraphContext);
+    else await runtime().pipeline.authenticate(contract, ctx as SubgraphContext);
     return true;
   });
   Arg('operation', () => String)(cls.prototype, name, 0);
   Ctx()(cls.prototype, name, 1);
   const description =
-    'Internal: authenticates the caller as the named operation’s access would, counting and running nothing (MCP endpoints answer 401 with it).';
+    'Internal: authenticates the caller as the named operation’s access would, counting and running nothing (MCP endpoints answer 401 with it); for a route the edge answers alone, admits the call as its access counts it (per client address).';
   Query(() => Boolean, { name, nullable: true, description })(cls.prototype, name, descriptor);
   Directive('@inaccessible')(cls.prototype, name, descriptor);
 }
