@@ -1,5 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { KeyMode } from '../../../contracts/research/account-types.js';
+import type { GapAssessmentData, RunData } from '../../../contracts/research/case-types.js';
+import type { ReportJsonData } from './report-json.js';
 
 /** A paid research run of a case, on the anamnesis as it stood when the run was asked for. */
 export const ResearchRunEntity = defineEntity({
@@ -10,10 +12,10 @@ export const ResearchRunEntity = defineEntity({
     threadId: p.text(),
     workspaceId: p.text(),
     mode: p.text().$type<KeyMode>(),
-    status: p.text().$type<'queued' | 'running' | 'completed' | 'failed'>(),
-    anamnesis: p.json<Record<string, unknown>>(),
+    status: p.text().$type<RunData['status']>(),
+    anamnesis: p.json<unknown>(),
     anamnesisHash: p.text(),
-    gapAssessment: p.json<Record<string, unknown>>(),
+    gapAssessment: p.json<GapAssessmentData>(),
     creditsCharged: p.integer(),
     refunded: p.boolean().default(false),
     reportId: p.text().nullable(),
@@ -34,12 +36,13 @@ export const ReportEntity = defineEntity({
     runId: p.text(),
     anamnesisHash: p.text(),
     summaryText: p.text(),
-    reportJson: p.json<Record<string, unknown>>(),
-    provider: p.text(),
-    model: p.text().nullable(),
-    promptTokens: p.integer().nullable(),
-    completionTokens: p.integer().nullable(),
-    upstreamRequestId: p.text().nullable(),
+    // Loaded only when asked for: the full report, and what the provider reported (never answered).
+    reportJson: p.json<ReportJsonData>().lazy(),
+    provider: p.text().lazy(),
+    model: p.text().nullable().lazy(),
+    promptTokens: p.integer().nullable().lazy(),
+    completionTokens: p.integer().nullable().lazy(),
+    upstreamRequestId: p.text().nullable().lazy(),
     createdAt: p.datetime().columnType('timestamptz'),
     completedAt: p.datetime().columnType('timestamptz').defaultRaw('clock_timestamp()'),
   },

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { KeyMode } from '../../../contracts/research/account-types.js';
+import type { GapAssessmentData } from '../../../contracts/research/case-types.js';
 
 /** A case: the conversation with the assistant, and what it has gathered so far (`anamnesis`, `gapAssessment`). */
 export const ThreadEntity = defineEntity({
@@ -9,9 +10,9 @@ export const ThreadEntity = defineEntity({
     id: p.text().primary(),
     workspaceId: p.text(),
     mode: p.text().$type<KeyMode>(),
-    anamnesis: p.json<Record<string, unknown>>(),
+    anamnesis: p.json<unknown>(),
     anamnesisHash: p.text(),
-    gapAssessment: p.json<Record<string, unknown>>(),
+    gapAssessment: p.json<GapAssessmentData>(),
     messageCount: p.integer().default(0),
     latestCompletedReportId: p.text().nullable(),
     createdAt: p.datetime().columnType('timestamptz').defaultRaw('now()'),
@@ -35,11 +36,12 @@ export const MessageEntity = defineEntity({
     status: p.text().$type<'pending' | 'complete'>(),
     outcome: p.text().$type<'answered' | 'failed'>().nullable(),
     charge: p.text().$type<'reserved' | 'settled' | 'refunded'>().nullable(),
-    provider: p.text().nullable(),
-    model: p.text().nullable(),
-    promptTokens: p.integer().nullable(),
-    completionTokens: p.integer().nullable(),
-    upstreamRequestId: p.text().nullable(),
+    // What the provider reported is kept for accounting and never loaded with a message (lazy).
+    provider: p.text().nullable().lazy(),
+    model: p.text().nullable().lazy(),
+    promptTokens: p.integer().nullable().lazy(),
+    completionTokens: p.integer().nullable().lazy(),
+    upstreamRequestId: p.text().nullable().lazy(),
     createdAt: p.datetime().columnType('timestamptz').defaultRaw('clock_timestamp()'),
     completedAt: p.datetime().columnType('timestamptz').nullable(),
   },
