@@ -62,6 +62,7 @@ export class AdminService {
 
   async stats(ctx: SubgraphContext): Promise<AdminStats> {
     const day = windowsAt(this.clock()).day;
+    // raw SQL: a grouped count.
     const groups = await ctx.em.execute<Array<{ plan: string; status: string; keys: number }>>(
       'select "plan", "status", count(*)::int as "keys" from "library"."api_key" group by "plan", "status"',
     );
