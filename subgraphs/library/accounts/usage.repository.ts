@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { PLAN_NAMES, PLANS } from '../../../contracts/library/plans.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 import { ApiKeyUsageEntity, ApiKeyWindowEntity } from './counters.entity.js';
@@ -170,12 +170,12 @@ export class UsageRepository {
   }
 
   async callsOnDay(em: EntityManager, day: string): Promise<number> {
-    // raw SQL: a sum over the day's windows.
-    const rows = await em.execute<Array<{ calls: string | null }>>(
-      'select coalesce(sum("day_count"), 0)::bigint::text as "calls" from "library"."api_key_window" where "day" = ?::date',
-      [day],
-    );
-    return Number(rows[0]?.calls ?? 0);
+    const [row] = await em
+      .createQueryBuilder(ApiKeyWindowEntity)
+      .select(raw('coalesce(sum("day_count"), 0)::bigint::text as "calls"'))
+      .where({ day })
+      .execute<Array<{ calls: string }>>('all', false);
+    return Number(row?.calls ?? 0);
   }
 
   async topKeysOnDay(em: EntityManager, day: string, limit: number): Promise<KeyCallCount[]> {
