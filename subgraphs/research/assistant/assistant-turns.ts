@@ -1,12 +1,12 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
-import { CHAT_TURN_CREDITS, type KeyMode } from '../../../contracts/research/account-types.js';
+import { CHAT_TURN_CREDITS } from '../../../contracts/research/account-types.js';
 import type { SubgraphOrm } from '../../shared/orm.js';
 import type { QueueConsumer } from '../../shared/queues/queue-hub.js';
 import { CreditLedgerEntryEntity } from '../billing/credit.entity.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import type { Providers } from '../providers.js';
 import type { TurnJob } from '../queues.js';
-import { MessageEntity, ThreadEntity } from '../threads/thread.entity.js';
+import { MessageEntity, ThreadEntity, type Message } from '../threads/thread.entity.js';
 import { messageView, type ThreadStore } from '../threads/thread.store.js';
 import { publishThreadEvent } from '../threads/thread-events.js';
 import { anamnesisHash, anamnesisOf, assessGaps, mergeAnamnesis } from './anamnesis.js';
@@ -15,13 +15,8 @@ import type { TurnResult } from './assistant-provider.js';
 /** What a failed turn says; its credit is given back. */
 export const FAILED_TEXT = 'Sorry, the assistant could not answer this message. Your credit was refunded; please send it again.';
 
-interface PendingTurn {
-  id: string;
-  thread_id: string;
-  position: number;
-  mode: KeyMode;
-  workspace_id: string;
-}
+/** A pending assistant message: what its turn needs to know. */
+type PendingTurn = Pick<Message, 'id' | 'threadId' | 'position'>;
 
 /**
  * The consumer of `research-assistant-turns`: one job per pending assistant message.
@@ -42,13 +37,14 @@ export class AssistantTurns implements QueueConsumer<TurnJob> {
 
   readonly process = async ({ messageId }: TurnJob): Promise<void> => {
     const em = this.orm.em.fork();
-    const turn = await this.pending(em, messageId);
+    const turn = await em.findOne(MessageEntity, { id: messageId, status: 'pending' }, { fields: ['threadId', 'position'] });
     if (!turn) return;
-    const thread = await this.store.byId(em, turn.thread_id);
+    const thread = await this.store.byId(em, turn.threadId);
+    if (!thread) return;
     const earlier = await em.find(
       MessageEntity,
       {
-        threadId: turn.thread_id,
+        threadId: turn.threadId,
         position: { $lt: turn.position },
         status: 'complete',
         $or: [{ outcome: null }, { outcome: { $ne: 'failed' } }],
@@ -56,7 +52,7 @@ export class AssistantTurns implements QueueConsumer<TurnJob> {
       { fields: ['role', 'content'], orderBy: { position: 'asc' } },
     );
     const history = earlier.map((message) => ({ role: message.role, content: message.content }));
-    const result = await this.providers.assistant(turn.mode).turn({ anamnesis: anamnesisOf(thread?.anamnesis), history });
+    const result = await this.providers.assistant(thread.mode).turn({ anamnesis: anamnesisOf(thread.anamnesis), history });
     await em.transactional((tx) => this.complete(tx as EntityManager, turn, result));
   };
 
@@ -98,19 +94,8 @@ export class AssistantTurns implements QueueConsumer<TurnJob> {
     return messages.map((message) => ({ id: message.id, data: { messageId: message.id } }));
   };
 
-  private async pending(em: EntityManager, messageId: string): Promise<PendingTurn | undefined> {
-    // raw SQL: one join reads the pending message with its case's owner.
-    const [row] = await em.execute<PendingTurn[]>(
-      `select m."id", m."thread_id", m."position", t."mode", t."workspace_id"
-       from "research"."message" m join "research"."thread" t on t."id" = m."thread_id"
-       where m."id" = ? and m."status" = 'pending'`,
-      [messageId],
-    );
-    return row;
-  }
-
   private async complete(tx: EntityManager, turn: PendingTurn, result: TurnResult): Promise<void> {
-    const thread = await this.store.byId(tx, turn.thread_id, true);
+    const thread = await this.store.byId(tx, turn.threadId, true);
     const { meta } = result;
     // raw SQL: the change is conditional on the message still pending and answers the row, in one statement.
     const [row] = await tx.execute<Array<Record<string, unknown>>>(
