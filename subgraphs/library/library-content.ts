@@ -6,11 +6,12 @@ import { PartEntity } from './catalog/part.entity.js';
 import { LibraryImportService } from './import/library-import.service.js';
 import { loadDemoLibrary } from './import/quran-demo.js';
 import { createSearchEngine } from './search/create-search-engine.js';
+import { PostingEntity, PostingSegmentEntity, TermStatEntity } from './search/posting.entity.js';
 import { RetrievalService } from './search/retrieval.service.js';
 import type { SearchEngine } from './search/search-engine.js';
 
 /** What the library module takes from the content side (books, import, search): entities and services. */
-export const contentEntities = [BookEntity, PartEntity, PageEntity];
+export const contentEntities = [BookEntity, PartEntity, PageEntity, PostingSegmentEntity, PostingEntity, TermStatEntity];
 
 export interface ContentServices {
   readonly engine: SearchEngine;

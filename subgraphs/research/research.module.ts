@@ -18,6 +18,7 @@ import { researchMigrations } from './migrations/index.js';
 import { Providers } from './providers.js';
 import { ASSISTANT_TURNS, RESEARCH_RUNS } from './queues.js';
 import { ResearchError } from './research.errors.js';
+import { RESEARCH_ENTITIES } from './research-entities.js';
 import { researchOperations } from './research.operations.js';
 import { ResearchRunService } from './runs/research-run.service.js';
 import { ResearchRuns } from './runs/research-runs.consumer.js';
@@ -31,7 +32,7 @@ import { WorkspaceAccount } from '../../contracts/research/account-types.js';
 
 export const researchModule: SubgraphModule = {
   name: 'research',
-  database: { schema: 'research', entities: [], migrations: researchMigrations },
+  database: { schema: 'research', entities: RESEARCH_ENTITIES, migrations: researchMigrations },
   contracts: CONTRACTS.research,
   createServices(runtime) {
     const { config, logger, queues, orm } = runtime;

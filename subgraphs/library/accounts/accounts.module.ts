@@ -6,6 +6,7 @@ import { AdminService } from './admin.service.js';
 import { AdminTokenCheck } from '../../shared/admin-token.js';
 import { AccountsError } from './accounts.errors.js';
 import { ApiKeyEntity } from './api-key.entity.js';
+import { AddressWindowEntity, ApiKeyUsageEntity, ApiKeyWindowEntity, RegistrationCountEntity } from './counters.entity.js';
 import { RegistrationService } from './registration.service.js';
 import { AccountKeys } from './account-keys.js';
 import { AccountTokens } from '../../shared/account-token.js';
@@ -13,7 +14,7 @@ import { UsageRepository } from './usage.repository.js';
 import type { Clock } from './windows.js';
 
 /** What the library module takes from accounts: entities and services. */
-export const accountsEntities = [ApiKeyEntity];
+export const accountsEntities = [ApiKeyEntity, ApiKeyWindowEntity, ApiKeyUsageEntity, AddressWindowEntity, RegistrationCountEntity];
 
 export interface AccountsServiceOptions {
   readonly clock?: Clock;

@@ -5,6 +5,7 @@ import type { Guard } from '../../shared/contracts/implementation.js';
 import { publicGuard } from '../../shared/contracts/public-guard.js';
 import type { SubgraphContext } from '../../shared/context.js';
 import { AccountsError } from './accounts.errors.js';
+import { AddressWindowEntity } from './counters.entity.js';
 import { rateLimitState, type RateLimitState, type WindowCounts } from './rate-limit-state.js';
 import { secondsUntil, systemClock, windowsAt, type Clock, type Windows } from './windows.js';
 
@@ -23,8 +24,6 @@ set "minute" = excluded."minute",
 where (w."minute" <> excluded."minute" or w."minute_count" < ?) and w."day_count" < ?
 returning "minute_count", "day_count"`;
 
-const PEEK = `select "minute", "minute_count", "day_count" from "library"."address_window" where "address" = ? and "day" = ?::date`;
-
 /**
  * The per-address limit of the library's open routes (`OPEN_ROUTE_LIMITS`). `admit` counts
  * the call and records the windows on `ctx.extensions.rateLimit` (the edge turns them into the
@@ -42,6 +41,7 @@ export class AddressLimit {
     const now = this.clock();
     const windows = windowsAt(now);
     const address = ctx.clientIp ?? 'unknown';
+    // raw SQL: `on conflict … do update … where` counts or refuses atomically.
     const [counted] = await ctx.em.execute<Array<{ minute_count: number; day_count: number }>>(COUNT, [
       address,
       windows.day,
@@ -71,12 +71,9 @@ export class AddressLimit {
   }
 
   private async peek(em: EntityManager, address: string, windows: Windows): Promise<WindowCounts> {
-    const [row] = await em.execute<Array<{ minute: string | number; minute_count: number; day_count: number }>>(PEEK, [
-      address,
-      windows.day,
-    ]);
-    if (!row) return { minute: 0, day: 0 };
-    return { minute: Number(row.minute) === windows.minute ? row.minute_count : 0, day: row.day_count };
+    const window = await em.findOne(AddressWindowEntity, { address, day: windows.day }, { disableIdentityMap: true });
+    if (!window) return { minute: 0, day: 0 };
+    return { minute: window.minute === windows.minute ? window.minuteCount : 0, day: window.dayCount };
   }
 }
 

@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/postgresql';
 import { unknownKey } from '../../../contracts/library/refusals.js';
 import type { SubgraphContext } from '../../shared/context.js';
 import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
@@ -62,9 +63,11 @@ export class AdminService {
 
   async stats(ctx: SubgraphContext): Promise<AdminStats> {
     const day = windowsAt(this.clock()).day;
-    const groups = await ctx.em.execute<Array<{ plan: string; status: string; keys: number }>>(
-      'select "plan", "status", count(*)::int as "keys" from "library"."api_key" group by "plan", "status"',
-    );
+    const groups = await ctx.em
+      .createQueryBuilder(ApiKeyEntity)
+      .select(['plan', 'status', raw('count(*)::int as "keys"')])
+      .groupBy(['plan', 'status'])
+      .execute<Array<{ plan: string; status: string; keys: number }>>('all', false);
     const tally = (names: readonly string[], pick: (row: (typeof groups)[number]) => string): NamedCount[] => {
       const found = new Set(groups.map(pick));
       return [...names, ...[...found].filter((name) => !names.includes(name)).sort()].map((name) => ({

@@ -11,15 +11,15 @@ export const ApiKeyEntity = defineEntity({
   tableName: 'api_key',
   properties: {
     id: p.integer().primary().autoincrement(),
-    keyHash: p.string().unique(),
-    prefix: p.string(),
-    email: p.string(),
-    org: p.string().nullable(),
-    plan: p.string(),
-    status: p.string(),
+    keyHash: p.string().length(64).unique(),
+    prefix: p.string().length(16),
+    email: p.string().length(254),
+    org: p.string().length(200).nullable(),
+    plan: p.string().length(32),
+    status: p.string().length(16),
     rpdOverride: p.integer().nullable(),
     /** `register`, `admin` or `account`: who issued the key. */
-    source: p.string(),
+    source: p.string().length(16),
     /** The Qantara account (operations' user id) that created the key signed in; null for registered and admin keys. */
     ownerUserId: p.uuid().nullable(),
     createdAt: p.datetime().columnType('timestamptz'),

@@ -1,5 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { PLAN_NAMES, PLANS } from '../../../contracts/library/plans.js';
+import { ApiKeyEntity } from './api-key.entity.js';
+import { ApiKeyUsageEntity, ApiKeyWindowEntity } from './counters.entity.js';
 import type { WindowCounts } from './rate-limit-state.js';
 import type { Windows } from './windows.js';
 
@@ -17,9 +19,6 @@ const PLAN_ARRAYS = [
  * Outside a transaction it commits asynchronously (docs/adr/0002).
  */
 const ADMIT_CALL = `select * from "library"."admit_call"(?, ?::date, ?, ?::timestamptz, ?, ?::varchar[], ?::integer[], ?::integer[], ?, ?, ?)`;
-
-const PEEK = `
-select "day_count", "minute", "minute_count" from "library"."api_key_window" where "key_id" = ? and "day" = ?::date`;
 
 /** Both registration counters in one statement; a refused one returns no row (the caller rolls back). */
 const CLAIM_REGISTRATION = `
@@ -85,6 +84,7 @@ export class UsageRepository {
    * call was not counted (key not active, or a limit reached).
    */
   async admitCall(em: EntityManager, keyHash: string, operation: string, windows: Windows, now: Date): Promise<AdmitOutcome | null> {
+    // raw SQL: lookup, limits and both windows counted atomically in one call of `library.admit_call`.
     const rows = await em.execute<AdmitRow[]>(ADMIT_CALL, [
       keyHash,
       windows.day,
@@ -108,24 +108,21 @@ export class UsageRepository {
   /** What a key has used in the current windows, counting nothing. */
   /** Takes one counted call of `operation` back out of the key's windows and usage log. */
   async refundCall(em: EntityManager, keyId: number, operation: string, windows: Windows): Promise<void> {
+    // raw SQL: both windows and the usage log decremented atomically, never below zero.
     await em.execute(REFUND_CALL, [windows.minute, keyId, windows.day, keyId, windows.day, operation]);
   }
 
   /** The key with this SHA-256, counting nothing. */
   async findKey(em: EntityManager, keyHash: string): Promise<KeyRecord | null> {
-    const rows = await em.execute<Array<{ id: number; key_hash: string; plan: string; status: string; rpd_override: number | null }>>(
-      'select "id", "key_hash", "plan", "status", "rpd_override" from "library"."api_key" where "key_hash" = ?',
-      [keyHash],
-    );
-    const row = rows[0];
-    return row ? { id: row.id, keyHash: row.key_hash, plan: row.plan, status: row.status, rpdOverride: row.rpd_override } : null;
+    const key = await em.findOne(ApiKeyEntity, { keyHash }, { disableIdentityMap: true });
+    return key ? { id: key.id, keyHash: key.keyHash, plan: key.plan, status: key.status, rpdOverride: key.rpdOverride ?? null } : null;
   }
 
   async peek(em: EntityManager, keyId: number, windows: Windows): Promise<WindowCounts> {
-    const rows = await em.execute<Array<{ day_count: number; minute: number; minute_count: number }>>(PEEK, [keyId, windows.day]);
-    const row = rows[0];
-    if (!row) return { day: 0, minute: 0 };
-    return { day: row.day_count, minute: row.minute >= windows.minute ? row.minute_count : 0 };
+    // Counters change under raw SQL: read as stored, apart from the request's identity map.
+    const window = await em.findOne(ApiKeyWindowEntity, { keyId, day: windows.day }, { disableIdentityMap: true });
+    if (!window) return { day: 0, minute: 0 };
+    return { day: window.dayCount, minute: window.minute >= windows.minute ? window.minuteCount : 0 };
   }
 
   /** `lastUsedAt` of several keys in one statement. */
@@ -139,22 +136,22 @@ export class UsageRepository {
   }
 
   async lastUsedAt(em: EntityManager, keyId: number): Promise<Date | null> {
-    const rows = await em.execute<Array<{ last_used_at: Date | string | null }>>(
-      'select max("last_used_at") as "last_used_at" from "library"."api_key_window" where "key_id" = ?',
-      [keyId],
+    const latest = await em.findOne(
+      ApiKeyWindowEntity,
+      { keyId },
+      { orderBy: { lastUsedAt: 'desc' }, fields: ['lastUsedAt'], disableIdentityMap: true },
     );
-    const value = rows[0]?.last_used_at;
-    return value ? new Date(value) : null;
+    return latest ? new Date(latest.lastUsedAt) : null;
   }
 
   /** Calls per day and operation from `from` to `to` (inclusive, `YYYY-MM-DD`). */
   async dailyByOperation(em: EntityManager, keyId: number, from: string, to: string): Promise<DailyOperationCount[]> {
-    const rows = await em.execute<Array<{ day: string; operation: string; calls: number }>>(
-      `select "day"::text as "day", "operation", "calls" from "library"."api_key_usage"
-       where "key_id" = ? and "day" between ?::date and ?::date order by "day" desc, "operation"`,
-      [keyId, from, to],
+    const usage = await em.find(
+      ApiKeyUsageEntity,
+      { keyId, day: { $gte: from, $lte: to } },
+      { orderBy: { day: 'desc', operation: 'asc' }, disableIdentityMap: true },
     );
-    return rows.map((row) => ({ day: row.day, operation: row.operation, calls: Number(row.calls) }));
+    return usage.map((entry) => ({ day: entry.day, operation: entry.operation, calls: entry.calls }));
   }
 
   /**
@@ -169,6 +166,7 @@ export class UsageRepository {
     day: string,
     limits: { perEmail: number; perIp: number },
   ): Promise<{ email: boolean; ip: boolean }> {
+    // raw SQL: `on conflict … do update … where` counts both, or refuses one, atomically.
     const rows = await em.execute<Array<{ scope: 'email' | 'ip' }>>(CLAIM_REGISTRATION, [
       email,
       day,
@@ -182,18 +180,20 @@ export class UsageRepository {
   }
 
   async callsOnDay(em: EntityManager, day: string): Promise<number> {
-    const rows = await em.execute<Array<{ calls: string | null }>>(
-      'select coalesce(sum("day_count"), 0)::bigint::text as "calls" from "library"."api_key_window" where "day" = ?::date',
-      [day],
-    );
-    return Number(rows[0]?.calls ?? 0);
+    const [row] = await em
+      .createQueryBuilder(ApiKeyWindowEntity)
+      .select(raw('coalesce(sum("day_count"), 0)::bigint::text as "calls"'))
+      .where({ day })
+      .execute<Array<{ calls: string }>>('all', false);
+    return Number(row?.calls ?? 0);
   }
 
   async topKeysOnDay(em: EntityManager, day: string, limit: number): Promise<KeyCallCount[]> {
-    const rows = await em.execute<Array<{ key_id: number; day_count: number }>>(
-      'select "key_id", "day_count" from "library"."api_key_window" where "day" = ?::date order by "day_count" desc, "key_id" limit ?',
-      [day, limit],
+    const windows = await em.find(
+      ApiKeyWindowEntity,
+      { day },
+      { orderBy: { dayCount: 'desc', keyId: 'asc' }, limit, fields: ['keyId', 'day', 'dayCount'], disableIdentityMap: true },
     );
-    return rows.map((row) => ({ keyId: row.key_id, calls: row.day_count }));
+    return windows.map((window) => ({ keyId: window.keyId, calls: window.dayCount }));
   }
 }

@@ -12,6 +12,7 @@ const loaders = new WeakMap<EntityManager, Map<string, DataLoader<string, Part[]
 
 function loadParts(em: EntityManager, window: Window) {
   return async (bookIds: readonly string[]): Promise<Part[][]> => {
+    // raw SQL: the same window of every book's parts in one statement (row_number per book).
     const rows = await em.execute<Array<Record<string, unknown> & { book_id: string }>>(
       `select id, book_id, index, depth, title, parent_index, page from (
          select pt.*, row_number() over (partition by pt.book_id order by pt.index) as position

@@ -8,7 +8,7 @@ export const BookEntity = defineEntity({
   name: 'Book',
   tableName: 'book',
   properties: {
-    id: p.string().primary(),
+    id: p.text().primary(),
     title: p.text(),
     authors: p.array().columnType('text[]'),
     category: p.text(),

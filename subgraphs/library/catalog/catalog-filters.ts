@@ -56,6 +56,7 @@ export function bookCondition(filter: BookFilter): SqlCondition {
 export async function filteredBookIds(em: EntityManager, filter: BookFilter): Promise<string[] | null> {
   if (!hasFilter(filter)) return null;
   const condition = bookCondition(filter);
+  // raw SQL: the shared filter condition (normalized keys).
   const rows = await em.execute<Array<{ id: string }>>(`select b.id from library.book b where ${condition.sql}`, condition.params);
   return rows.map((row) => row.id);
 }

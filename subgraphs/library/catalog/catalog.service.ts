@@ -88,6 +88,7 @@ export class CatalogService {
     if (!page) return null;
     const [book, neighbours] = await Promise.all([
       em.findOneOrFail(BookEntity, { id: page.bookId }),
+      // raw SQL: both neighbours in one aggregate over the book's pages.
       em.execute<Array<{ previous: number | null; next: number | null }>>(
         `select max(page) filter (where page < ?) as previous, min(page) filter (where page > ?) as next
          from library.page where book_id = ?`,
@@ -125,6 +126,7 @@ export class CatalogService {
 
   async books(em: EntityManager, filter: BookFilter, window: Window): Promise<BookList> {
     const condition = bookCondition(filter);
+    // raw SQL: the shared filter condition (normalized keys) and the total in one windowed statement.
     const rows = await em.execute<Array<Record<string, unknown> & { total: string }>>(
       `select ${BOOK_COLUMNS}, count(*) over () as total from library.book b where ${condition.sql}
        order by b.title, b.id limit ? offset ?`,
@@ -135,6 +137,7 @@ export class CatalogService {
   }
 
   async categories(em: EntityManager): Promise<NamedCount[]> {
+    // raw SQL: a grouped count.
     const rows = await em.execute<Array<{ name: string; books: string }>>(
       `select category as name, count(*) as books from library.book group by category order by count(*) desc, category`,
     );
@@ -142,6 +145,7 @@ export class CatalogService {
   }
 
   async authors(em: EntityManager, q: string | null, limit: number): Promise<{ total: number; authors: NamedCount[] }> {
+    // raw SQL: authors unnested from the books' arrays, grouped and counted.
     const rows = await em.execute<Array<{ name: string; books: string; total: string }>>(
       `select a.name, count(distinct b.id) as books, count(*) over () as total
        from library.book b cross join lateral unnest(b.authors) as a(name)
@@ -156,6 +160,7 @@ export class CatalogService {
   }
 
   async stats(em: EntityManager): Promise<LibraryStats> {
+    // raw SQL: library totals in one aggregate.
     const [row] = await em.execute<Array<Record<keyof LibraryStats, string | null>>>(
       `select count(*) as books, coalesce(sum(part_count), 0) as parts, coalesce(sum(page_count), 0) as pages,
          (select count(distinct a) from library.book, unnest(authors) a) as authors,
@@ -173,6 +178,7 @@ export class CatalogService {
 
   private async count(em: EntityManager, filter: BookFilter): Promise<number> {
     const condition = bookCondition(filter);
+    // raw SQL: the shared filter condition (normalized keys).
     const [row] = await em.execute<Array<{ total: string }>>(
       `select count(*) as total from library.book b where ${condition.sql}`,
       condition.params,

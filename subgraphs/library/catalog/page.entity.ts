@@ -9,7 +9,7 @@ export const PageEntity = defineEntity({
   name: 'Page',
   tableName: 'page',
   properties: {
-    id: p.string().primary(),
+    id: p.text().primary(),
     bookId: p.text(),
     page: p.integer(),
     volume: p.text().nullable(),

@@ -6,7 +6,7 @@ export const PartEntity = defineEntity({
   tableName: 'part',
   properties: {
     /** `<book_id>:<index>`. */
-    id: p.string().primary(),
+    id: p.text().primary(),
     bookId: p.text(),
     index: p.integer(),
     depth: p.integer(),

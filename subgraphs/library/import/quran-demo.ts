@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../runtime/logger.js';
+import { BookEntity } from '../catalog/book.entity.js';
 import type { ImportedBook, LibraryImportService } from './library-import.service.js';
 import type { LibraryEvent } from './library-events.js';
 
@@ -78,8 +79,8 @@ export async function* quranEvents(): AsyncGenerator<LibraryEvent> {
 
 /** Imports the demo Qur'an when the library is empty (first start); says whether it did. */
 export async function loadDemoLibrary(em: EntityManager, importer: LibraryImportService, logger: Logger): Promise<ImportedBook | null> {
-  const [row] = await em.execute<Array<{ empty: boolean }>>('select not exists (select 1 from library.book) as empty');
-  if (!row?.empty) return null;
+  const anyBook = await em.find(BookEntity, {}, { fields: ['id'], limit: 1 });
+  if (anyBook.length > 0) return null;
   logger.info('library is empty: importing the demo Qur\u2019an');
   const [book] = await importer.importEvents(em, quranEvents());
   return book ?? null;

@@ -98,6 +98,7 @@ export class MeilisearchEngine implements SearchEngine {
     await this.removeBook(bookId);
     let after = 0;
     for (;;) {
+      // raw SQL: search engine, pages read in keyset batches to feed the external index.
       const rows = await em.execute<Array<Omit<PageDocument, 'key' | 'terms'> & { page: number }>>(
         `select p.id as page_id, p.book_id, b.title as book, b.category, b.authors, p.part, p.text, p.page
          from library.page p join library.book b on b.id = p.book_id

@@ -123,6 +123,7 @@ class PostgresPostings implements PostingSource {
   }
 
   async frequencies(pages: ReadonlyArray<{ bookId: string; page: number }>, terms: readonly number[]): Promise<readonly PageFrequency[]> {
+    // raw SQL: search engine, term frequencies of the candidate pages from their term vectors.
     const rows = await nativeQuery<{ book_id: string; page: number; found: string }>(this.em, FREQUENCIES_SQL, [
       terms.map((t) => this.terms[t]!),
       pages.map((page) => page.bookId),
@@ -165,6 +166,7 @@ export class PostgresSearchEngine implements SearchEngine {
   ) {}
 
   async health(): Promise<{ up: boolean; detail?: string | null }> {
+    // raw SQL: search engine, a connectivity probe.
     await this.orm.em.fork().getConnection().execute('select 1');
     return { up: true, detail: 'postgres full text' };
   }
@@ -172,6 +174,7 @@ export class PostgresSearchEngine implements SearchEngine {
   /** The library's statistics for the segments `signature` names, read again when they change. */
   private async library(em: EntityManager, signature: string): Promise<LibraryState> {
     if (this.state?.signature === signature) return this.state;
+    // raw SQL: search engine, corpus statistics for BM25.
     const [stats] = await nativeQuery<{ n: number; avgdl: number }>(em, STATS_SQL);
     this.state = { signature, stats: { n: Number(stats!.n), avgdl: Number(stats!.avgdl) }, df: new Map() };
     return this.state;
@@ -181,6 +184,7 @@ export class PostgresSearchEngine implements SearchEngine {
   private async frequencies(em: EntityManager, state: LibraryState, terms: readonly string[], scope: readonly string[] | null) {
     const wanted = scope === null ? terms.filter((term) => !state.df.has(term)) : terms;
     if (wanted.length > 0) {
+      // raw SQL: search engine, document frequencies of the query terms.
       const rows = await nativeQuery<{ term: string; df: number; scoped: number }>(em, DF_SQL, [scope, wanted]);
       for (const row of rows) state.df.set(row.term, Number(row.df));
       if (scope !== null) return new Map(rows.map((row) => [row.term, Number(row.scoped)]));
@@ -190,6 +194,7 @@ export class PostgresSearchEngine implements SearchEngine {
 
   async search(query: EngineQuery, em: EntityManager): Promise<EngineResult> {
     if (query.terms.length === 0 || query.limit < 1 || query.bookIds?.length === 0) return { hits: 0, results: [] };
+    // raw SQL: search engine, the live segments and their tombstones.
     const segments = await nativeQuery<{ id: string; dead: number[] }>(em, SEGMENTS_SQL);
     const state = await this.library(em, JSON.stringify(segments));
     const scoped = await this.frequencies(em, state, query.terms, query.bookIds);
@@ -218,6 +223,7 @@ export class PostgresSearchEngine implements SearchEngine {
     const found = await topK(terms, query.limit, state.stats, this.bm25, source);
     let hits = found.candidates;
     if (!found.exhaustive) {
+      // raw SQL: search engine, the pages in the searched books.
       const [size] = scope === null ? [{ pages: state.stats.n }] : await nativeQuery<{ pages: number }>(em, SCOPE_SQL, [query.bookIds]);
       hits = estimateHits(
         Number(size!.pages),

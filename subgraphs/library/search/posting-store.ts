@@ -89,6 +89,7 @@ export class PostingStore {
   async prepare(em: EntityManager, terms: readonly string[], segments: readonly number[]): Promise<void> {
     const unknown = segments.filter((segment) => !this.books.has(segment));
     if (unknown.length > 0) {
+      // raw SQL: search engine, posting lists read by term and band.
       const rows = await nativeQuery<{ id: string; books: string[] }>(
         em,
         'select id, books from library.posting_segment where id = any($1::bigint[])',
@@ -99,6 +100,7 @@ export class PostingStore {
     const missing = terms.filter((term) => segments.some((segment) => !this.rows.get(term)?.has(segment)));
     if (missing.length === 0) return;
     const wantedSegments = segments.filter((segment) => missing.some((term) => !this.rows.get(term)?.has(segment)));
+    // raw SQL: search engine, posting lists read by term and band.
     const found = await nativeQuery<{ segment_id: string; term: string; band: number; dir: Buffer; count: number }>(em, ROWS_SQL, [
       missing,
       wantedSegments,
@@ -187,6 +189,7 @@ export class PostingStore {
   /** Reads the missing tail of each requested prefix and appends it to the cached slice. */
   private async fetch(em: EntityManager, requests: readonly SliceRequest[], key: (request: SliceRequest) => string): Promise<void> {
     const from = requests.map((request) => this.slices.get(key(request))?.upto ?? 0);
+    // raw SQL: search engine, posting lists read by term and band.
     const rows = await nativeQuery<{ i: string; refs: Buffer; pages: Buffer; dls: Buffer; tfs: Buffer }>(em, SLICES_SQL, [
       requests.map((request) => request.row.segment),
       requests.map((request) => request.term),

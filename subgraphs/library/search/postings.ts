@@ -71,10 +71,12 @@ where s.books && ?::text[] and s.id <> ?::bigint`;
 /** A new segment for these books (its rows to follow), the books marked dead in every other segment. */
 export async function registerSegment(em: EntityManager, bookIds: readonly string[]): Promise<number> {
   const books = textArray(bookIds);
+  // raw SQL: search engine, segments written and merged set-wise (bulk work).
   const [segment] = await em.execute<Array<{ id: string }>>('insert into library.posting_segment (books) values (?::text[]) returning id', [
     books,
   ]);
   const id = Number(segment!.id);
+  // raw SQL: search engine, segments written and merged set-wise (bulk work).
   await em.execute(BURY_SQL, [books, books, id]);
   await dropEmptySegments(em);
   return id;
@@ -88,6 +90,7 @@ export async function registerSegment(em: EntityManager, bookIds: readonly strin
 export async function writeSegment(em: EntityManager, bookIds: readonly string[]): Promise<number | null> {
   if (bookIds.length === 0) return null;
   const id = await registerSegment(em, [...new Set(bookIds)]);
+  // raw SQL: search engine, segments written and merged set-wise (bulk work).
   await em.execute(segmentRowsSql(), [id]);
   await mergeSmallSegments(em);
   return id;
@@ -95,11 +98,13 @@ export async function writeSegment(em: EntityManager, bookIds: readonly string[]
 
 /** Segments whose every book is dead hold nothing: they go (their postings with them). */
 async function dropEmptySegments(em: EntityManager): Promise<void> {
+  // raw SQL: search engine, segments written and merged set-wise (bulk work).
   await em.execute('delete from library.posting_segment where cardinality(dead) >= cardinality(books)');
 }
 
 /** Live books of segments with few live pages, when there are more than SMALL_SEGMENTS of them, in one new segment. */
 export async function mergeSmallSegments(em: EntityManager): Promise<void> {
+  // raw SQL: search engine, segments written and merged set-wise (bulk work).
   const small = await em.execute<Array<{ id: string; books: string[] }>>(
     `select s.id, array(select b.book_id from unnest(s.books) with ordinality b(book_id, ord)
                         where not ((b.ord - 1)::int = any(s.dead)) order by b.ord) as books
@@ -111,6 +116,7 @@ export async function mergeSmallSegments(em: EntityManager): Promise<void> {
   );
   if (small.length <= SMALL_SEGMENTS) return;
   const books = small.flatMap((segment) => segment.books);
+  // raw SQL: search engine, segments written and merged set-wise (bulk work).
   await em.execute('delete from library.posting_segment where id = any(?::bigint[])', [
     `{${small.map((segment) => segment.id).join(',')}}`,
   ]);
@@ -122,7 +128,9 @@ const REWRITE_PAGES = 100_000;
 
 /** Replaces every segment by new ones holding all books, about REWRITE_PAGES pages each (`npm run reindex`). */
 export async function rewriteSegments(em: EntityManager): Promise<void> {
+  // raw SQL: search engine, segments written and merged set-wise (bulk work).
   await em.execute('delete from library.posting_segment');
+  // raw SQL: search engine, segments written and merged set-wise (bulk work).
   const books = await em.execute<Array<{ id: string; page_count: number }>>('select id, page_count from library.book order by id');
   let group: string[] = [];
   let pages = 0;

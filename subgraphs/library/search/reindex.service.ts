@@ -26,6 +26,7 @@ export class LibraryReindexService {
   ) {}
 
   async reindexAll(em: EntityManager, onBook?: (book: ReindexedBook, total: number) => void): Promise<ReindexedBook[]> {
+    // raw SQL: search engine, pages re-analysed in bulk under the book's advisory lock.
     const books = await em.execute<Array<{ id: string }>>('select id from library.book order by id');
     const done: ReindexedBook[] = [];
     for (const { id } of books) {
@@ -55,9 +56,11 @@ export class LibraryReindexService {
     await tx.begin();
     let pages = 0;
     try {
+      // raw SQL: search engine, pages re-analysed in bulk under the book's advisory lock.
       await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`qantara:library:book:${bookId}`]);
       let after = 0;
       for (;;) {
+        // raw SQL: search engine, pages re-analysed in bulk under the book's advisory lock.
         const rows = await tx.execute<Array<{ id: string; page: number; text: string }>>(
           'select id, page, text from library.page where book_id = ? and page > ? order by page limit ?',
           [bookId, after, BATCH],
@@ -67,6 +70,7 @@ export class LibraryReindexService {
           const indexed = indexTerms(row.text);
           return [row.id, indexed.tsvector, indexed.termCount];
         });
+        // raw SQL: search engine, pages re-analysed in bulk under the book's advisory lock.
         await tx.execute(
           `update library.page p set terms = v.terms::tsvector, term_count = v.term_count::integer
            from (values ${rows.map(() => '(?, ?, ?)').join(', ')}) as v(id, terms, term_count) where p.id = v.id`,

@@ -142,6 +142,7 @@ export class RetrievalService {
 
   private async pages(em: EntityManager, ids: readonly string[]): Promise<Map<string, PageRow>> {
     if (ids.length === 0) return new Map();
+    // raw SQL: search engine, the ranked pages with their books in one join, parameters sent binary.
     const rows = await nativeQuery<PageRow>(
       em,
       `select p.id, p.book_id, p.page, p.part, p.text, p.chars, b.title, b.category, b.authors

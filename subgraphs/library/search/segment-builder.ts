@@ -205,6 +205,7 @@ export class SegmentBuilder {
     let batch: Row[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
+      // raw SQL: search engine, posting lists written in bulk.
       await nativeQuery(
         em,
         `insert into library.posting (segment_id, term, band, min_dl, dir, refs, pages, dls, tfs) values ${valueRows(batch.length, POSTING_COLUMNS)}`,
@@ -240,6 +241,7 @@ export class SegmentBuilder {
     const terms = [...df.keys()];
     for (let from = 0; from < terms.length; from += 5000) {
       const slice = terms.slice(from, from + 5000);
+      // raw SQL: search engine, posting lists written in bulk.
       await nativeQuery(
         em,
         'insert into library.term_stat (term, book_id, df) select t, $1, d from unnest($2::text[], $3::int[]) x(t, d)',

@@ -1,7 +1,8 @@
+import { raw } from '@mikro-orm/postgresql';
 import type { ResearchKeyAccess, ResearchScope } from '../../../contracts/access.js';
-import type { KeyMode } from '../../../contracts/research/account-types.js';
 import type { SubgraphContext } from '../../shared/context.js';
 import type { Guard } from '../../shared/contracts/implementation.js';
+import { ResearchApiKeyEntity } from '../keys/api-key.entity.js';
 import { ResearchError } from '../research.errors.js';
 import { bearerKey, hashKey, looksLikeKey, sameDigest } from './key-secret.js';
 import type { WorkspaceActor } from './workspace-actor.js';
@@ -18,15 +19,8 @@ declare module '../../shared/contracts/implementation.js' {
   }
 }
 
-interface KeyRow {
-  id: string;
-  workspace_id: string;
-  mode: KeyMode;
-  scopes: ResearchScope[];
-  key_hash: string;
-  revoked: boolean;
-  seen_long_ago: boolean;
-}
+/** How long `lastUsedAt` may lag behind the key's last call. */
+const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * The guard of every `researchKey(…)` operation: `Authorization: Bearer rk_…`, found by
@@ -38,7 +32,7 @@ interface KeyRow {
 export class ResearchKeyGuard implements Guard<ResearchKeyAccess> {
   async admit(ctx: SubgraphContext, access: ResearchKeyAccess): Promise<ResearchCaller> {
     const { caller, touch } = await this.authenticate(ctx, access);
-    if (touch) await ctx.em.execute(`update "research"."api_key" set "last_used_at" = now() where "id" = ?`, [caller.keyId]);
+    if (touch) await ctx.em.nativeUpdate(ResearchApiKeyEntity, { id: caller.keyId }, { lastUsedAt: raw('now()') });
     return caller;
   }
 
@@ -51,18 +45,15 @@ export class ResearchKeyGuard implements Guard<ResearchKeyAccess> {
     if (presented === undefined) throw ResearchError.missingKey();
     if (!looksLikeKey(presented)) throw ResearchError.invalidKey();
     const hash = hashKey(presented);
-    const [row] = await ctx.em.execute<KeyRow[]>(
-      `select "id", "workspace_id", "mode", "scopes", "key_hash", "revoked_at" is not null as "revoked",
-         ("last_used_at" is null or "last_used_at" < now() - interval '1 minute') as "seen_long_ago"
-       from "research"."api_key" where "key_hash" = ?`,
-      [hash],
-    );
+    // Read apart from the request's identity map: the call's own reads of this key must see the touch below.
+    const key = await ctx.em.findOne(ResearchApiKeyEntity, { keyHash: hash }, { populate: ['keyHash'], disableIdentityMap: true });
     // The lookup went through the hash index; the digests are compared again in constant time.
-    if (!row || !sameDigest(row.key_hash, hash)) throw ResearchError.invalidKey();
-    if (row.revoked) throw ResearchError.keyRevoked();
-    const missing = access.scopes.find((scope) => !row.scopes.includes(scope));
+    if (!key || !sameDigest(key.keyHash, hash)) throw ResearchError.invalidKey();
+    if (key.revokedAt) throw ResearchError.keyRevoked();
+    const missing = access.scopes.find((scope) => !key.scopes.includes(scope));
     if (missing) throw ResearchError.insufficientScope(missing);
-    const caller: ResearchCaller = { keyId: row.id, workspaceId: row.workspace_id, mode: row.mode, scopes: row.scopes };
-    return { caller, touch: row.seen_long_ago };
+    const caller: ResearchCaller = { keyId: key.id, workspaceId: key.workspaceId, mode: key.mode, scopes: key.scopes };
+    const touch = !key.lastUsedAt || key.lastUsedAt.getTime() < Date.now() - TOUCH_INTERVAL_MS;
+    return { caller, touch };
   }
 }

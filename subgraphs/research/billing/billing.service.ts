@@ -1,8 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { CHAT_TURN_CREDITS, CREDITS_PER_USD, RESEARCH_RUN_CREDITS, TOP_UP_OPTIONS } from '../../../contracts/research/account-types.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { sandboxSession, type StripeCheckout } from './checkout.js';
 import type { CreditLedger } from './credit-ledger.js';
+import { TopUpEntity } from './credit.entity.js';
 
 export interface TopUpInput {
   readonly usdQuantity: number;
@@ -38,22 +39,19 @@ export class BillingService {
     const session = sandbox ? sandboxSession(request) : await this.checkout.create(request);
     await em.transactional(async (work) => {
       const tx = work as EntityManager;
-      await tx.execute(
-        `insert into "research"."top_up" ("id", "workspace_id", "mode", "usd_quantity", "credits", "status", "sandbox", "url", "expires_at", "completed_at")
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          session.id,
-          caller.workspaceId,
-          caller.mode,
-          input.usdQuantity,
-          request.credits,
-          sandbox ? 'complete' : 'open',
-          sandbox,
-          session.url,
-          session.expiresAt,
-          sandbox ? new Date() : null,
-        ],
-      );
+      tx.create(TopUpEntity, {
+        id: session.id,
+        workspaceId: caller.workspaceId,
+        mode: caller.mode,
+        usdQuantity: input.usdQuantity,
+        credits: request.credits,
+        status: sandbox ? 'complete' : 'open',
+        sandbox,
+        url: session.url,
+        expiresAt: session.expiresAt ?? null,
+        completedAt: sandbox ? new Date() : null,
+      });
+      await tx.flush();
       if (sandbox) {
         await this.ledger.post(tx, {
           workspaceId: caller.workspaceId,
@@ -79,14 +77,16 @@ export class BillingService {
   async creditSession(em: EntityManager, sessionId: string): Promise<number> {
     return em.transactional(async (work) => {
       const tx = work as EntityManager;
-      const [topUp] = await tx.execute<Array<{ workspace_id: string; mode: 'live' | 'test'; credits: number }>>(
-        `update "research"."top_up" set "status" = 'complete', "completed_at" = coalesce("completed_at", now())
-         where "id" = ? returning "workspace_id", "mode", "credits"`,
-        [sessionId],
+      // One statement takes the row lock, so concurrent deliveries queue here; the ledger's reference credits once.
+      const completed = await tx.nativeUpdate(
+        TopUpEntity,
+        { id: sessionId },
+        { status: 'complete', completedAt: raw('coalesce("completed_at", now())') },
       );
+      const topUp = completed > 0 ? await tx.findOneOrFail(TopUpEntity, { id: sessionId }, { refresh: true }) : null;
       if (!topUp) return 0;
       const posted = await this.ledger.post(tx, {
-        workspaceId: topUp.workspace_id,
+        workspaceId: topUp.workspaceId,
         mode: topUp.mode,
         delta: topUp.credits,
         kind: 'top_up',

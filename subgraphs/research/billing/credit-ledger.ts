@@ -1,6 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { KeyMode } from '../../../contracts/research/account-types.js';
 import { ResearchError } from '../research.errors.js';
+import { CreditBalanceEntity, CreditLedgerEntryEntity } from './credit.entity.js';
 
 /**
  * The append-only credit ledger of a workspace and mode. Every movement locks the
@@ -31,38 +32,30 @@ export interface Posted {
 export class CreditLedger {
   /** Posts a movement; `null` when its reference was posted already. Too few credits → 402 with the balance. */
   async post(em: EntityManager, entry: LedgerEntry): Promise<Posted | null> {
-    const [held] = await em.execute<Array<{ balance: number }>>(
-      `select "balance" from "research"."credit_balance" where "workspace_id" = ? and "mode" = ? for update`,
-      [entry.workspaceId, entry.mode],
-    );
+    const where = { workspaceId: entry.workspaceId, mode: entry.mode };
+    const held = await em.findOne(CreditBalanceEntity, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!held) throw ResearchError.workspaceNotFound();
     if (entry.reference !== null) {
-      const [seen] = await em.execute(`select 1 from "research"."credit_ledger" where "kind" = ? and "reference" = ?`, [
-        entry.kind,
-        entry.reference,
-      ]);
-      if (seen) return null;
+      const seen = await em.count(CreditLedgerEntryEntity, { kind: entry.kind, reference: entry.reference });
+      if (seen > 0) return null;
     }
     const balance = held.balance + entry.delta;
     if (balance < 0) throw ResearchError.insufficientCredits(held.balance, -entry.delta);
-    await em.execute(`update "research"."credit_balance" set "balance" = ? where "workspace_id" = ? and "mode" = ?`, [
-      balance,
-      entry.workspaceId,
-      entry.mode,
-    ]);
-    const [row] = await em.execute<Array<{ id: string }>>(
-      `insert into "research"."credit_ledger" ("workspace_id", "mode", "delta", "balance_after", "kind", "reference", "reason")
-       values (?, ?, ?, ?, ?, ?, ?) returning "id"`,
-      [entry.workspaceId, entry.mode, entry.delta, balance, entry.kind, entry.reference, entry.reason ?? null],
-    );
-    return { entryId: String(row!.id), balance };
+    held.balance = balance;
+    const posted = em.create(CreditLedgerEntryEntity, {
+      ...where,
+      delta: entry.delta,
+      balanceAfter: balance,
+      kind: entry.kind,
+      reference: entry.reference,
+      reason: entry.reason ?? null,
+    });
+    await em.flush();
+    return { entryId: String(posted.id), balance };
   }
 
   async balance(em: EntityManager, workspaceId: string, mode: KeyMode): Promise<number> {
-    const [row] = await em.execute<Array<{ balance: number }>>(
-      `select "balance" from "research"."credit_balance" where "workspace_id" = ? and "mode" = ?`,
-      [workspaceId, mode],
-    );
-    return row?.balance ?? 0;
+    const held = await em.findOne(CreditBalanceEntity, { workspaceId, mode }, { refresh: true });
+    return held?.balance ?? 0;
   }
 }

@@ -1,10 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { ResearchScope } from '../../../contracts/access.js';
 import type { ApiKeyData, KeyMode } from '../../../contracts/research/account-types.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { newId, newKeySecret } from '../access/key-secret.js';
 import { ResearchError } from '../research.errors.js';
-import { API_KEY_COLUMNS, apiKeyView, type ApiKeyRow } from './api-key.views.js';
+import { ResearchApiKeyEntity, type ResearchApiKey } from './api-key.entity.js';
+import { apiKeyView } from './api-key.views.js';
 
 export interface IssuedKey extends ApiKeyData {
   readonly key: string;
@@ -20,20 +21,22 @@ export interface KeyRequest {
 export class ApiKeyService {
   async issue(em: EntityManager, workspaceId: string, request: KeyRequest): Promise<IssuedKey> {
     const secret = newKeySecret(request.mode);
-    const [row] = await em.execute<ApiKeyRow[]>(
-      `insert into "research"."api_key" ("id", "workspace_id", "name", "key_hash", "prefix", "mode", "scopes")
-       values (?, ?, ?, ?, ?, ?, string_to_array(?, ',')) returning ${API_KEY_COLUMNS}`,
-      [newId('key'), workspaceId, request.name, secret.hash, secret.prefix, request.mode, request.scopes.join(',')],
-    );
-    return { ...apiKeyView(row!), key: secret.key };
+    const key = em.create(ResearchApiKeyEntity, {
+      id: newId('key'),
+      workspaceId,
+      name: request.name,
+      keyHash: secret.hash,
+      prefix: secret.prefix,
+      mode: request.mode,
+      scopes: [...request.scopes],
+    });
+    await em.flush();
+    return { ...apiKeyView(key), key: secret.key };
   }
 
   async list(em: EntityManager, caller: WorkspaceActor): Promise<{ apiKeys: ApiKeyData[] }> {
-    const rows = await em.execute<ApiKeyRow[]>(
-      `select ${API_KEY_COLUMNS} from "research"."api_key" where "workspace_id" = ? order by "created_at" desc, "id" desc`,
-      [caller.workspaceId],
-    );
-    return { apiKeys: rows.map(apiKeyView) };
+    const keys = await em.find(ResearchApiKeyEntity, { workspaceId: caller.workspaceId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return { apiKeys: keys.map(apiKeyView) };
   }
 
   create(em: EntityManager, caller: WorkspaceActor, input: { name: string; scopes: ResearchScope[]; mode?: KeyMode }): Promise<IssuedKey> {
@@ -44,33 +47,35 @@ export class ApiKeyService {
   async rotate(em: EntityManager, caller: WorkspaceActor, apiKeyId: string): Promise<IssuedKey> {
     const current = await this.find(em, caller, apiKeyId);
     const secret = newKeySecret(current.mode);
-    const [row] = await em.execute<ApiKeyRow[]>(
-      `update "research"."api_key" set "key_hash" = ?, "prefix" = ?, "rotated_at" = now()
-       where "id" = ? and "workspace_id" = ? and "revoked_at" is null returning ${API_KEY_COLUMNS}`,
-      [secret.hash, secret.prefix, apiKeyId, caller.workspaceId],
-    );
-    if (!row) throw ResearchError.apiKeyAlreadyRevoked();
-    return { ...apiKeyView(row), key: secret.key };
+    const key = await this.updateLive(em, caller, apiKeyId, { keyHash: secret.hash, prefix: secret.prefix, rotatedAt: raw('now()') });
+    return { ...apiKeyView(key), key: secret.key };
   }
 
   async revoke(em: EntityManager, caller: WorkspaceActor, apiKeyId: string): Promise<ApiKeyData> {
     await this.find(em, caller, apiKeyId);
-    const [row] = await em.execute<ApiKeyRow[]>(
-      `update "research"."api_key" set "revoked_at" = now()
-       where "id" = ? and "workspace_id" = ? and "revoked_at" is null returning ${API_KEY_COLUMNS}`,
-      [apiKeyId, caller.workspaceId],
-    );
-    if (!row) throw ResearchError.apiKeyAlreadyRevoked();
-    return apiKeyView(row);
+    return apiKeyView(await this.updateLive(em, caller, apiKeyId, { revokedAt: raw('now()') }));
   }
 
-  private async find(em: EntityManager, caller: WorkspaceActor, apiKeyId: string): Promise<ApiKeyRow> {
-    const [row] = await em.execute<ApiKeyRow[]>(
-      `select ${API_KEY_COLUMNS} from "research"."api_key" where "id" = ? and "workspace_id" = ?`,
-      [apiKeyId, caller.workspaceId],
-    );
-    if (!row) throw ResearchError.apiKeyNotFound();
-    if (row.revoked_at) throw ResearchError.apiKeyAlreadyRevoked();
-    return row;
+  /**
+   * Changes the key only while it is not revoked (the condition is part of the update, so a revocation
+   * committed since `find` wins) and answers it as stored, times from the database clock.
+   */
+  private async updateLive(
+    em: EntityManager,
+    caller: WorkspaceActor,
+    apiKeyId: string,
+    change: Parameters<typeof em.nativeUpdate<ResearchApiKey>>[2],
+  ): Promise<ResearchApiKey> {
+    const where = { id: apiKeyId, workspaceId: caller.workspaceId };
+    const updated = await em.nativeUpdate(ResearchApiKeyEntity, { ...where, revokedAt: null }, change);
+    if (updated === 0) throw ResearchError.apiKeyAlreadyRevoked();
+    return em.findOneOrFail(ResearchApiKeyEntity, where, { refresh: true });
+  }
+
+  private async find(em: EntityManager, caller: WorkspaceActor, apiKeyId: string): Promise<ResearchApiKey> {
+    const key = await em.findOne(ResearchApiKeyEntity, { id: apiKeyId, workspaceId: caller.workspaceId });
+    if (!key) throw ResearchError.apiKeyNotFound();
+    if (key.revokedAt) throw ResearchError.apiKeyAlreadyRevoked();
+    return key;
   }
 }

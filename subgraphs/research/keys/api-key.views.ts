@@ -1,34 +1,19 @@
-import type { ResearchScope } from '../../../contracts/access.js';
-import type { ApiKeyData, KeyMode } from '../../../contracts/research/account-types.js';
-import { isoTime, isoTimeOrNull, type DbTime } from '../time.js';
+import type { ApiKeyData } from '../../../contracts/research/account-types.js';
+import { isoTime, isoTimeOrNull } from '../time.js';
+import type { ResearchApiKey } from './api-key.entity.js';
 
-/** A row of `research.api_key` as read by the key services. */
-export interface ApiKeyRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  prefix: string;
-  mode: KeyMode;
-  scopes: ResearchScope[];
-  created_at: DbTime;
-  last_used_at: DbTime | null;
-  rotated_at: DbTime | null;
-  revoked_at: DbTime | null;
-}
-
-export function apiKeyView(row: ApiKeyRow): ApiKeyData {
+/** A key as the key services answer it. */
+export function apiKeyView(key: ResearchApiKey): ApiKeyData {
   return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    mode: row.mode,
-    scopes: row.scopes,
-    status: row.revoked_at ? 'revoked' : 'active',
-    createdAt: isoTime(row.created_at),
-    lastUsedAt: isoTimeOrNull(row.last_used_at),
-    rotatedAt: isoTimeOrNull(row.rotated_at),
-    revokedAt: isoTimeOrNull(row.revoked_at),
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    mode: key.mode,
+    scopes: key.scopes,
+    status: key.revokedAt ? 'revoked' : 'active',
+    createdAt: isoTime(key.createdAt),
+    lastUsedAt: isoTimeOrNull(key.lastUsedAt ?? null),
+    rotatedAt: isoTimeOrNull(key.rotatedAt ?? null),
+    revokedAt: isoTimeOrNull(key.revokedAt ?? null),
   };
 }
-
-export const API_KEY_COLUMNS = `"id", "workspace_id", "name", "prefix", "mode", "scopes", "created_at", "last_used_at", "rotated_at", "revoked_at"`;

@@ -9,18 +9,19 @@ import { anamnesisOf } from '../assistant/anamnesis.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import type { Providers } from '../providers.js';
 import { RESEARCH_RUNS, type RunJob } from '../queues.js';
-import type { ReportJsonData } from './report-json.js';
 import { ResearchError } from '../research.errors.js';
-import { RUN_COLUMNS, runView, type RunRow, type ThreadRow, type ThreadStore } from '../threads/thread.store.js';
+import type { Thread } from '../threads/thread.entity.js';
+import { runView, type ThreadStore } from '../threads/thread.store.js';
+import { ReportEntity, ResearchRunEntity, type Report, type ResearchRun } from './research-run.entity.js';
 import { publishThreadEvent } from '../threads/thread-events.js';
-import { isoTime, type DbTime } from '../time.js';
+import { isoTime } from '../time.js';
 
 interface Started {
   readonly reused: boolean;
   readonly queued: boolean;
-  readonly run: RunRow;
-  readonly report: { id: string; run_id: string; summary_text: string; created_at: DbTime; completed_at: DbTime } | null;
-  readonly thread: ThreadRow;
+  readonly run: ResearchRun;
+  readonly report: Report | null;
+  readonly thread: Thread;
 }
 
 /**
@@ -59,16 +60,16 @@ export class ResearchRunService {
       runId: started.run.id,
       run: runView(started.run),
       anamnesisSnapshot: anamnesisOf(started.run.anamnesis),
-      gapAssessment: started.run.gap_assessment,
+      gapAssessment: started.run.gapAssessment,
       reportStaleness: snapshot.reportStaleness,
       thread: snapshot.thread,
       report: report
         ? {
             id: report.id,
-            runId: report.run_id,
-            createdAt: isoTime(report.created_at),
-            completedAt: isoTime(report.completed_at),
-            summaryText: report.summary_text,
+            runId: report.runId,
+            createdAt: isoTime(report.createdAt),
+            completedAt: isoTime(report.completedAt),
+            summaryText: report.summaryText,
           }
         : null,
     };
@@ -77,27 +78,20 @@ export class ResearchRunService {
   /** A run of the caller's case and, once it completed, its full report (never provider, model or token data). */
   async report(em: EntityManager, caller: WorkspaceActor, threadId: string, runId: string) {
     const thread = await this.store.find(em, caller, threadId);
-    const [run] = await em.execute<RunRow[]>(`select ${RUN_COLUMNS} from "research"."research_run" where "id" = ? and "thread_id" = ?`, [
-      runId,
-      thread.id,
-    ]);
+    const run = await em.findOne(ResearchRunEntity, { id: runId, threadId: thread.id }, { refresh: true });
     if (!run) throw ResearchError.runNotFound();
-    const [report] = await em.execute<
-      Array<{ id: string; run_id: string; summary_text: string; report_json: ReportJsonData; created_at: DbTime; completed_at: DbTime }>
-    >(`select "id", "run_id", "summary_text", "report_json", "created_at", "completed_at" from "research"."report" where "run_id" = ?`, [
-      run.id,
-    ]);
+    const report = await em.findOne(ReportEntity, { runId: run.id }, { populate: ['reportJson'] });
     return {
       threadId: thread.id,
       run: runView(run),
       report: report
         ? {
             id: report.id,
-            runId: report.run_id,
-            createdAt: isoTime(report.created_at),
-            completedAt: isoTime(report.completed_at),
-            summaryText: report.summary_text,
-            reportJson: report.report_json,
+            runId: report.runId,
+            createdAt: isoTime(report.createdAt),
+            completedAt: isoTime(report.completedAt),
+            summaryText: report.summaryText,
+            reportJson: report.reportJson,
           }
         : null,
     };
@@ -107,48 +101,46 @@ export class ResearchRunService {
     const thread = await this.store.find(tx, caller, threadId, true);
     if (anamnesisOf(thread.anamnesis).ideaSummary.trim() === '') throw ResearchError.threadNotReady();
     if (!force) {
-      const [report] = await tx.execute<Array<NonNullable<Started['report']>>>(
-        `select "id", "run_id", "summary_text", "created_at", "completed_at" from "research"."report"
-         where "thread_id" = ? and "anamnesis_hash" = ? order by "completed_at" desc limit 1`,
-        [thread.id, thread.anamnesis_hash],
+      const report = await tx.findOne(
+        ReportEntity,
+        { threadId: thread.id, anamnesisHash: thread.anamnesisHash },
+        { orderBy: { completedAt: 'desc' } },
       );
       if (report) {
-        const [run] = await tx.execute<RunRow[]>(`select ${RUN_COLUMNS} from "research"."research_run" where "id" = ?`, [report.run_id]);
-        return { reused: true, queued: false, run: run!, report, thread };
+        const run = await tx.findOneOrFail(ResearchRunEntity, { id: report.runId }, { refresh: true });
+        return { reused: true, queued: false, run, report, thread };
       }
     }
-    const [active] = await tx.execute<RunRow[]>(
-      `select ${RUN_COLUMNS} from "research"."research_run"
-       where "thread_id" = ? and "anamnesis_hash" = ? and "status" in ('queued', 'running') order by "created_at" desc limit 1`,
-      [thread.id, thread.anamnesis_hash],
+    const active = await tx.findOne(
+      ResearchRunEntity,
+      { threadId: thread.id, anamnesisHash: thread.anamnesisHash, status: { $in: ['queued', 'running'] } },
+      { orderBy: { createdAt: 'desc' }, refresh: true },
     );
     if (active) return { reused: false, queued: false, run: active, report: null, thread };
     const free = this.providers.freeReason(caller.mode, 'run');
     const price = free ? 0 : RESEARCH_RUN_CREDITS;
-    const [run] = await tx.execute<RunRow[]>(
-      `insert into "research"."research_run"
-         ("id", "thread_id", "workspace_id", "mode", "status", "anamnesis", "anamnesis_hash", "gap_assessment", "credits_charged")
-       values (?, ?, ?, ?, 'queued', ?::jsonb, ?, ?::jsonb, ?) returning ${RUN_COLUMNS}`,
-      [
-        newId('run'),
-        thread.id,
-        caller.workspaceId,
-        caller.mode,
-        JSON.stringify(thread.anamnesis),
-        thread.anamnesis_hash,
-        JSON.stringify(thread.gap_assessment),
-        price,
-      ],
-    );
+    const run = tx.create(ResearchRunEntity, {
+      id: newId('run'),
+      threadId: thread.id,
+      workspaceId: caller.workspaceId,
+      mode: caller.mode,
+      status: 'queued',
+      anamnesis: thread.anamnesis,
+      anamnesisHash: thread.anamnesisHash,
+      gapAssessment: thread.gapAssessment,
+      creditsCharged: price,
+      refunded: false,
+    });
+    await tx.flush();
     await this.ledger.post(tx, {
       workspaceId: caller.workspaceId,
       mode: caller.mode,
       delta: -price,
       kind: 'research_charge',
-      reference: run!.id,
+      reference: run.id,
       ...(free && { reason: free }),
     });
-    await publishThreadEvent(tx, { threadId: thread.id, type: 'run_queued', run: runView(run!) });
-    return { reused: false, queued: true, run: run!, report: null, thread };
+    await publishThreadEvent(tx, { threadId: thread.id, type: 'run_queued', run: runView(run) });
+    return { reused: false, queued: true, run, report: null, thread };
   }
 }

@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { KeyMode } from '../../../contracts/research/account-types.js';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { SubgraphOrm } from '../../shared/orm.js';
 import type { QueueConsumer } from '../../shared/queues/queue-hub.js';
 import { newId } from '../access/key-secret.js';
@@ -7,14 +6,17 @@ import { anamnesisOf } from '../assistant/anamnesis.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import type { Providers } from '../providers.js';
 import type { RunJob } from '../queues.js';
-import { RUN_COLUMNS, runView, type RunRow, type ThreadStore } from '../threads/thread.store.js';
+import { ThreadEntity } from '../threads/thread.entity.js';
+import { runView, type ThreadStore } from '../threads/thread.store.js';
+import { ReportEntity, ResearchRunEntity, type ResearchRun } from './research-run.entity.js';
 import { publishThreadEvent } from '../threads/thread-events.js';
 import type { ReportResult } from './research-provider.js';
 
 /** What a failed run tells the user; nothing of the provider's error. */
 export const RUN_FAILURE = 'The research could not be completed; its credits were refunded.';
 
-type OwnedRun = RunRow & { workspace_id: string; mode: KeyMode };
+/** A row of `research_run` as a conditional state change answers it. */
+type RunRecord = Record<string, unknown>;
 
 /**
  * The consumer of `research-runs`: queued → running (published), the provider writes the
@@ -43,86 +45,85 @@ export class ResearchRuns implements QueueConsumer<RunJob> {
   readonly exhausted = async ({ runId }: RunJob): Promise<void> => {
     await this.orm.em.fork().transactional(async (work) => {
       const tx = work as EntityManager;
-      const [run] = await tx.execute<OwnedRun[]>(
+      // raw SQL: the change is conditional on the run's status and answers the row, in one statement.
+      const [row] = await tx.execute<RunRecord[]>(
         `update "research"."research_run" set "status" = 'failed', "failure" = ?, "refunded" = true, "finished_at" = now()
-         where "id" = ? and "status" in ('queued', 'running') returning ${RUN_COLUMNS}, "workspace_id", "mode"`,
+         where "id" = ? and "status" in ('queued', 'running') returning *`,
         [RUN_FAILURE, runId],
       );
-      if (!run) return;
+      if (!row) return;
+      const run = tx.map(ResearchRunEntity, row);
       await this.ledger.post(tx, {
-        workspaceId: run.workspace_id,
+        workspaceId: run.workspaceId,
         mode: run.mode,
-        delta: run.credits_charged,
+        delta: run.creditsCharged,
         kind: 'research_refund',
         reference: run.id,
       });
-      await publishThreadEvent(tx, { threadId: run.thread_id, type: 'run_failed', run: runView(run) });
+      await publishThreadEvent(tx, { threadId: run.threadId, type: 'run_failed', run: runView(run) });
     });
   };
 
   readonly recover = async () => {
-    const rows = await this.orm.em
+    const runs = await this.orm.em
       .fork()
-      .execute<Array<{ id: string }>>(
-        `select "id" from "research"."research_run" where "status" = 'queued' and "created_at" < now() - interval '5 seconds' order by "created_at" limit 500`,
+      .find(
+        ResearchRunEntity,
+        { status: 'queued', createdAt: { $lt: raw(`now() - interval '5 seconds'`) } },
+        { fields: ['id'], orderBy: { createdAt: 'asc' }, limit: 500 },
       );
-    return rows.map((row) => ({ id: row.id, data: { runId: row.id } }));
+    return runs.map((run) => ({ id: run.id, data: { runId: run.id } }));
   };
 
   /** The run, moved to `running` (and announced) on its first attempt; undefined when it is finished. */
-  private async running(em: EntityManager, runId: string): Promise<OwnedRun | undefined> {
+  private async running(em: EntityManager, runId: string): Promise<ResearchRun | undefined> {
     return em.transactional(async (work) => {
       const tx = work as EntityManager;
-      const [moved] = await tx.execute<OwnedRun[]>(
+      // raw SQL: the change is conditional on the run's status and answers the row, in one statement.
+      const [row] = await tx.execute<RunRecord[]>(
         `update "research"."research_run" set "status" = 'running', "started_at" = now()
-         where "id" = ? and "status" = 'queued' returning ${RUN_COLUMNS}, "workspace_id", "mode"`,
+         where "id" = ? and "status" = 'queued' returning *`,
         [runId],
       );
-      if (moved) {
-        await publishThreadEvent(tx, { threadId: moved.thread_id, type: 'run_running', run: runView(moved) });
+      if (row) {
+        const moved = tx.map(ResearchRunEntity, row);
+        await publishThreadEvent(tx, { threadId: moved.threadId, type: 'run_running', run: runView(moved) });
         return moved;
       }
-      const [current] = await tx.execute<OwnedRun[]>(
-        `select ${RUN_COLUMNS}, "workspace_id", "mode" from "research"."research_run" where "id" = ? and "status" = 'running'`,
-        [runId],
-      );
-      return current;
+      return (await tx.findOne(ResearchRunEntity, { id: runId, status: 'running' }, { refresh: true })) ?? undefined;
     });
   }
 
-  private async complete(tx: EntityManager, run: OwnedRun, result: ReportResult): Promise<void> {
-    const thread = await this.store.byId(tx, run.thread_id, true);
+  private async complete(tx: EntityManager, run: ResearchRun, result: ReportResult): Promise<void> {
+    const thread = await this.store.byId(tx, run.threadId, true);
     const reportId = newId('report');
-    const [done] = await tx.execute<RunRow[]>(
+    // raw SQL: the change is conditional on the run's status and answers the row, in one statement.
+    const [row] = await tx.execute<RunRecord[]>(
       `update "research"."research_run" set "status" = 'completed', "report_id" = ?, "finished_at" = now()
-       where "id" = ? and "status" = 'running' returning ${RUN_COLUMNS}`,
+       where "id" = ? and "status" = 'running' returning *`,
       [reportId, run.id],
     );
-    if (!done || !thread) return;
+    if (!row || !thread) return;
+    const done = tx.map(ResearchRunEntity, row);
     const { meta } = result;
-    await tx.execute(
-      `insert into "research"."report" ("id", "thread_id", "run_id", "anamnesis_hash", "summary_text", "report_json", "provider", "model",
-         "prompt_tokens", "completion_tokens", "upstream_request_id", "created_at")
-       select ?, ?, ?, r."anamnesis_hash", ?, ?::jsonb, ?, ?, ?, ?, ?, r."started_at" from "research"."research_run" r where r."id" = ?`,
-      [
-        reportId,
-        thread.id,
-        run.id,
-        result.summaryText,
-        JSON.stringify(result.report),
-        meta.provider,
-        meta.model,
-        meta.promptTokens,
-        meta.completionTokens,
-        meta.requestId,
-        run.id,
-      ],
-    );
-    const [updated] = await tx.execute<Array<typeof thread>>(
-      `update "research"."thread" set "latest_completed_report_id" = ?, "updated_at" = now() where "id" = ? returning *`,
-      [reportId, thread.id],
-    );
-    const snapshot = await this.store.snapshot(tx, updated!);
+    tx.create(ReportEntity, {
+      id: reportId,
+      threadId: thread.id,
+      runId: done.id,
+      anamnesisHash: done.anamnesisHash,
+      summaryText: result.summaryText,
+      reportJson: result.report,
+      provider: meta.provider,
+      model: meta.model,
+      promptTokens: meta.promptTokens,
+      completionTokens: meta.completionTokens,
+      upstreamRequestId: meta.requestId,
+      createdAt: done.startedAt!,
+    });
+    await tx.flush();
+    await tx.nativeUpdate(ThreadEntity, { id: thread.id }, { latestCompletedReportId: reportId, updatedAt: raw('now()') });
+    const updated = (await this.store.byId(tx, thread.id))!;
+    const snapshot = await this.store.snapshot(tx, updated);
     await publishThreadEvent(tx, {
       threadId: thread.id,
       type: 'run_completed',

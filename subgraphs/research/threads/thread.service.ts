@@ -1,6 +1,6 @@
-import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
+import { IsolationLevel, raw, type EntityManager } from '@mikro-orm/postgresql';
 import { CHAT_TURN_CREDITS } from '../../../contracts/research/account-types.js';
-import type { MessageData } from '../../../contracts/research/case-types.js';
+import type { GapAssessmentData, MessageData } from '../../../contracts/research/case-types.js';
 import type { Logger } from '../../../runtime/logger.js';
 import { whenCommitted } from '../../shared/after-commit.js';
 import type { QueueHub } from '../../shared/queues/queue-hub.js';
@@ -10,10 +10,23 @@ import { anamnesisHash, assessGaps, emptyAnamnesis } from '../assistant/anamnesi
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import type { Providers } from '../providers.js';
 import { ASSISTANT_TURNS, type TurnJob } from '../queues.js';
-import { MESSAGE_COLUMNS, messageView, type ThreadRow, type ThreadStore } from './thread.store.js';
+import { MessageEntity, ThreadEntity, type Thread } from './thread.entity.js';
+import { messageView, type ThreadStore } from './thread.store.js';
 import { threadEvents } from './thread-events.js';
 import { ResearchError } from '../research.errors.js';
-import { isoTime } from '../time.js';
+import { isoTime, type DbTime } from '../time.js';
+
+/** A case as its list reads it. */
+interface ListedThread {
+  id: string;
+  anamnesis: unknown;
+  gap_assessment: GapAssessmentData;
+  message_count: number;
+  latest_completed_report_id: string | null;
+  created_at: DbTime;
+  updated_at: DbTime;
+  pending: boolean;
+}
 
 /** What a pending assistant message says until its reply is written. */
 export const WAITING_TEXT = 'The assistant is reading your message…';
@@ -36,14 +49,11 @@ export class ThreadService {
   async list(em: EntityManager, caller: WorkspaceActor, page: { cursor?: string; limit: number }) {
     // A cursor is the id of a case this list served; anything else names no page (422, not an empty one).
     if (page.cursor) {
-      const [named] = await em.execute(`select 1 from "research"."thread" where "id" = ? and "workspace_id" = ? and "mode" = ?`, [
-        page.cursor,
-        caller.workspaceId,
-        caller.mode,
-      ]);
-      if (!named) throw ResearchError.invalid('cursor', 'must be the nextCursor of a previous page');
+      const named = await em.count(ThreadEntity, { id: page.cursor, workspaceId: caller.workspaceId, mode: caller.mode });
+      if (named === 0) throw ResearchError.invalid('cursor', 'must be the nextCursor of a previous page');
     }
-    const rows = await em.execute<Array<ThreadRow & { pending: boolean }>>(
+    // raw SQL: a keyset page ordered by (updated_at, id), with whether each case awaits a reply.
+    const rows = await em.execute<ListedThread[]>(
       `select t.*, exists (select 1 from "research"."message" m where m."thread_id" = t."id" and m."status" = 'pending') as "pending"
        from "research"."thread" t
        where t."workspace_id" = ? and t."mode" = ?
@@ -115,12 +125,10 @@ export class ThreadService {
     const accepted = await em.transactional(async (work) => {
       const tx = work as EntityManager;
       const thread = threadId ? await this.store.find(tx, caller, threadId, true) : await this.open(tx, caller);
-      const userMessage = await this.insertMessage(tx, thread, thread.message_count + 1, 'user', message);
-      const assistantMessage = await this.insertMessage(tx, thread, thread.message_count + 2, 'assistant', WAITING_TEXT);
-      const [updated] = await tx.execute<ThreadRow[]>(
-        `update "research"."thread" set "message_count" = "message_count" + 2, "updated_at" = now() where "id" = ? returning *`,
-        [thread.id],
-      );
+      const userMessage = await this.insertMessage(tx, thread, thread.messageCount + 1, 'user', message);
+      const assistantMessage = await this.insertMessage(tx, thread, thread.messageCount + 2, 'assistant', WAITING_TEXT);
+      await tx.nativeUpdate(ThreadEntity, { id: thread.id }, { messageCount: raw('"message_count" + 2'), updatedAt: raw('now()') });
+      const updated = await this.store.byId(tx, thread.id);
       const snapshot = await this.store.snapshot(tx, updated!);
       // Last, so the balance row stays locked only until the commit that follows. A live
       // turn the offline rules answer is recorded at 0 credits, with the reason.
@@ -148,36 +156,39 @@ export class ThreadService {
     }
   }
 
-  private async open(tx: EntityManager, caller: WorkspaceActor): Promise<ThreadRow> {
+  private async open(tx: EntityManager, caller: WorkspaceActor): Promise<Thread> {
     const anamnesis = emptyAnamnesis();
-    const [row] = await tx.execute<ThreadRow[]>(
-      `insert into "research"."thread" ("id", "workspace_id", "mode", "anamnesis", "anamnesis_hash", "gap_assessment")
-       values (?, ?, ?, ?::jsonb, ?, ?::jsonb) returning *`,
-      [
-        newId('thread'),
-        caller.workspaceId,
-        caller.mode,
-        JSON.stringify(anamnesis),
-        anamnesisHash(anamnesis),
-        JSON.stringify(assessGaps(anamnesis)),
-      ],
-    );
-    return row!;
+    const thread = tx.create(ThreadEntity, {
+      id: newId('thread'),
+      workspaceId: caller.workspaceId,
+      mode: caller.mode,
+      anamnesis,
+      anamnesisHash: anamnesisHash(anamnesis),
+      gapAssessment: assessGaps(anamnesis),
+      messageCount: 0,
+    });
+    await tx.flush();
+    return thread;
   }
 
   private async insertMessage(
     tx: EntityManager,
-    thread: ThreadRow,
+    thread: Thread,
     position: number,
     role: 'user' | 'assistant',
     content: string,
   ): Promise<MessageData> {
     const pending = role === 'assistant';
-    const [row] = await tx.execute<Parameters<typeof messageView>[0][]>(
-      `insert into "research"."message" ("id", "thread_id", "position", "role", "content", "status", "charge")
-       values (?, ?, ?, ?, ?, ?, ?) returning ${MESSAGE_COLUMNS}`,
-      [newId('msg'), thread.id, position, role, content, pending ? 'pending' : 'complete', pending ? 'reserved' : null],
-    );
-    return messageView(row!);
+    const inserted = tx.create(MessageEntity, {
+      id: newId('msg'),
+      threadId: thread.id,
+      position,
+      role,
+      content,
+      status: pending ? 'pending' : 'complete',
+      charge: pending ? 'reserved' : null,
+    });
+    await tx.flush();
+    return messageView(inserted);
   }
 }

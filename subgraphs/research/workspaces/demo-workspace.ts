@@ -19,6 +19,7 @@ export async function createDemoWorkspace(
 ): Promise<void> {
   const created = await root.transactional(async (em) => {
     const tx = em as EntityManager;
+    // raw SQL: a transaction-scoped advisory lock, so instances starting together create one demo.
     const [claim] = await tx.execute<Array<{ locked: boolean; exists: boolean }>>(
       `select pg_try_advisory_xact_lock(hashtext('research:demo-workspace')) as "locked",
          exists (select 1 from "research"."workspace" where "kind" = 'demo') as "exists"`,

@@ -1,11 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { RESEARCH_SCOPES, type ResearchScope } from '../../../contracts/access.js';
 import type { KeyMode } from '../../../contracts/research/account-types.js';
 import { newId } from '../access/key-secret.js';
+import { CreditBalanceEntity } from '../billing/credit.entity.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import type { ApiKeyService, IssuedKey } from '../keys/api-key.service.js';
 import { ResearchError } from '../research.errors.js';
 import { isoTime, type DbTime } from '../time.js';
+import { WorkspaceEntity, type Workspace } from './workspace.entity.js';
 
 export interface WorkspaceData {
   readonly id: string;
@@ -29,7 +31,7 @@ export interface WorkspaceOwner {
   readonly displayName: string;
 }
 
-type WorkspaceRow = { id: string; name: string; created_at: DbTime };
+type WorkspaceRow = { id: string; name: string; createdAt: DbTime };
 
 /** A signed-in person's workspace, with the second up to which their access tokens are refused (their last sign-out). */
 export interface OwnedWorkspace extends WorkspaceData {
@@ -37,14 +39,16 @@ export interface OwnedWorkspace extends WorkspaceData {
   readonly signedOutSecond: number | null;
 }
 
-type OwnedRow = WorkspaceRow & { signed_out_second: string | number | null };
-
-const ownedWorkspace = (row: OwnedRow): OwnedWorkspace => ({
-  ...workspaceData(row),
-  signedOutSecond: row.signed_out_second === null ? null : Number(row.signed_out_second),
+const ownedWorkspace = (workspace: Workspace): OwnedWorkspace => ({
+  ...workspaceData(workspace),
+  signedOutSecond: workspace.signedOutAt ? Math.floor(workspace.signedOutAt.getTime() / 1000) : null,
 });
 
-const workspaceData = (row: WorkspaceRow): WorkspaceData => ({ id: row.id, name: row.name, createdAt: isoTime(row.created_at) });
+const workspaceData = (workspace: { id: string; name: string; createdAt: DbTime }): WorkspaceData => ({
+  id: workspace.id,
+  name: workspace.name,
+  createdAt: isoTime(workspace.createdAt),
+});
 
 /**
  * Workspaces hold cases, credits (a balance per mode) and keys. One made by the admin or
@@ -61,11 +65,9 @@ export class WorkspaceService {
 
   /** Creates the workspace, its two balances and its first key, in the caller's transaction. */
   async create(em: EntityManager, request: NewWorkspace): Promise<{ workspace: WorkspaceData; apiKey: IssuedKey }> {
-    const [row] = await em.execute<WorkspaceRow[]>(
-      `insert into "research"."workspace" ("id", "name", "kind") values (?, ?, ?) returning "id", "name", "created_at"`,
-      [newId('ws'), request.name, request.kind],
-    );
-    const workspace = workspaceData(row!);
+    const created = em.create(WorkspaceEntity, { id: newId('ws'), name: request.name, kind: request.kind });
+    await em.flush();
+    const workspace = workspaceData(created);
     await this.openBalances(em, workspace.id);
     const apiKey = await this.keys.issue(em, workspace.id, { name: request.keyName, scopes: request.scopes, mode: request.keyMode });
     return { workspace, apiKey };
@@ -80,9 +82,10 @@ export class WorkspaceService {
     if (found) return found;
     return em.transactional(async (work) => {
       const tx = work as EntityManager;
+      // raw SQL: `on conflict do nothing` lets the loser of two first calls find the winner's workspace.
       const [row] = await tx.execute<WorkspaceRow[]>(
         `insert into "research"."workspace" ("id", "name", "kind", "owner_issuer", "owner_subject") values (?, ?, 'user', ?, ?)
-         on conflict ("owner_issuer", "owner_subject") do nothing returning "id", "name", "created_at"`,
+         on conflict ("owner_issuer", "owner_subject") do nothing returning "id", "name", "created_at" as "createdAt"`,
         [newId('ws'), owner.displayName.slice(0, 200) || 'Workspace', owner.issuer, owner.subject],
       );
       if (!row) return (await this.owned(tx, owner))!;
@@ -103,33 +106,26 @@ export class WorkspaceService {
 
   /** Refuses the person's access tokens issued up to this second, from their next call on. */
   async signOut(em: EntityManager, workspaceId: string): Promise<{ signedOut: boolean }> {
-    await em.execute(`update "research"."workspace" set "signed_out_at" = now() where "id" = ?`, [workspaceId]);
+    await em.nativeUpdate(WorkspaceEntity, { id: workspaceId }, { signedOutAt: raw('now()') });
     return { signedOut: true };
   }
 
   async read(em: EntityManager, workspaceId: string): Promise<WorkspaceData> {
-    const [row] = await em.execute<WorkspaceRow[]>(`select "id", "name", "created_at" from "research"."workspace" where "id" = ?`, [
-      workspaceId,
-    ]);
-    if (!row) throw ResearchError.workspaceNotFound();
-    return workspaceData(row);
+    const workspace = await em.findOne(WorkspaceEntity, { id: workspaceId });
+    if (!workspace) throw ResearchError.workspaceNotFound();
+    return workspaceData(workspace);
   }
 
   /** The person's workspace, if their first call made it already. */
   async owned(em: EntityManager, owner: Omit<WorkspaceOwner, 'displayName'>): Promise<OwnedWorkspace | undefined> {
-    const [row] = await em.execute<OwnedRow[]>(
-      `select "id", "name", "created_at", floor(extract(epoch from "signed_out_at")) as "signed_out_second"
-       from "research"."workspace" where "owner_issuer" = ? and "owner_subject" = ?`,
-      [owner.issuer, owner.subject],
-    );
-    return row && ownedWorkspace(row);
+    const workspace = await em.findOne(WorkspaceEntity, { ownerIssuer: owner.issuer, ownerSubject: owner.subject }, { refresh: true });
+    return workspace ? ownedWorkspace(workspace) : undefined;
   }
 
   private async openBalances(em: EntityManager, workspaceId: string): Promise<void> {
-    await em.execute(`insert into "research"."credit_balance" ("workspace_id", "mode") values (?, 'live'), (?, 'test')`, [
-      workspaceId,
-      workspaceId,
-    ]);
+    em.create(CreditBalanceEntity, { workspaceId, mode: 'live', balance: 0 });
+    em.create(CreditBalanceEntity, { workspaceId, mode: 'test', balance: 0 });
+    await em.flush();
   }
 
   /** `POST /admin/research/workspaces`: the first key may manage keys, and nothing else. */
