@@ -1,0 +1,35 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/** An organization's API key acting for a user; only the SHA-256 is stored, `prefix` tells keys apart. */
+export const ApiKeyEntity = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_key',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    organizationId: p.uuid(),
+    userId: p.uuid(),
+    label: p.string().length(200),
+    prefix: p.string().columnType('char(12)'),
+    keyHash: p.string().columnType('char(64)'),
+    scopes: p.array().columnType('text[]'),
+    expiresAt: p.datetime().columnType('timestamptz'),
+    revokedAt: p.datetime().columnType('timestamptz').nullable(),
+    lastUsedAt: p.datetime().columnType('timestamptz').nullable(),
+    createdAt: p.datetime().columnType('timestamptz').defaultRaw('now()'),
+  },
+});
+
+export type ApiKey = InferEntity<typeof ApiKeyEntity>;
+
+/** Requests made with an organization's keys per day, incremented atomically. */
+export const ApiKeyUsageEntity = defineEntity({
+  name: 'ApiKeyUsage',
+  tableName: 'api_key_usage',
+  properties: {
+    organizationId: p.uuid().primary(),
+    day: p.date().primary(),
+    count: p.integer(),
+  },
+});
+
+export type ApiKeyUsage = InferEntity<typeof ApiKeyUsageEntity>;

@@ -1,0 +1,27 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/** One event to deliver to one endpoint, with its retry state. */
+export const WebhookDeliveryEntity = defineEntity({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_delivery',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    organizationId: p.uuid(),
+    endpointId: p.uuid(),
+    eventSequence: p.bigint('number'),
+    eventId: p.uuid(),
+    eventType: p.text(),
+    status: p.string().length(16).default('pending'),
+    attempts: p.integer().default(0),
+    maxAttempts: p.integer().default(8),
+    nextAttemptAt: p.datetime().columnType('timestamptz').nullable(),
+    lastAttemptAt: p.datetime().columnType('timestamptz').nullable(),
+    lastResponseStatus: p.integer().nullable(),
+    lastError: p.string().length(1000).nullable(),
+    deliveredAt: p.datetime().columnType('timestamptz').nullable(),
+    createdAt: p.datetime().columnType('timestamptz').defaultRaw('now()'),
+    updatedAt: p.datetime().columnType('timestamptz').defaultRaw('now()'),
+  },
+});
+
+export type WebhookDelivery = InferEntity<typeof WebhookDeliveryEntity>;
