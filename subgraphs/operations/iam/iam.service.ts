@@ -7,7 +7,8 @@ import type { Mailer } from '../../shared/mailer.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { OperationsError } from '../operations.errors.js';
-import { organizationData, type OrganizationRow } from '../organizations/organizations.service.js';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
+import { organizationData } from '../organizations/organizations.service.js';
 import { ACCOUNT_TOKENS, accountTokens, sha256Hex } from './account-tokens.js';
 import type { ClientInfo } from './client.js';
 import type { SignInFlow, SignInStep } from './sign-in.js';
@@ -210,8 +211,8 @@ export class IamService {
 
   private async organizationsOf(em: EntityManager, user: UserRow): Promise<OrganizationData[]> {
     if (!user.organization_id) return [];
-    const rows = await em.execute<OrganizationRow[]>(`select * from "operations"."organization" where "id" = ?`, [user.organization_id]);
-    return rows.map(organizationData);
+    const organizations = await em.find(OrganizationEntity, { id: user.organization_id });
+    return organizations.map(organizationData);
   }
 
   async user(em: EntityManager, id: string): Promise<UserRow | undefined> {
