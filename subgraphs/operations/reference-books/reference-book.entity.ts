@@ -127,7 +127,7 @@ export const MaintenanceNormEntity = defineEntity({
     organizationId: p.uuid(),
     assetClassCode: p.string().length(64),
     norm: p.string().length(100),
-    value: p.decimal('string'),
+    value: p.decimal('string').columnType('numeric'),
     unit: p.string().length(32),
     validFrom: p.datetime().columnType('timestamptz'),
     validTo: p.datetime().columnType('timestamptz').nullable(),
