@@ -12,7 +12,7 @@ export const SagaEntity = defineEntity({
     entityId: p.uuid(),
     actorId: p.uuid().nullable(),
     payload: p.json<Record<string, unknown>>(),
-    status: p.string().length(16).default('running'),
+    status: p.string().length(16).$type<'running' | 'compensating' | 'completed' | 'compensated' | 'failed'>().default('running'),
     error: p.text().nullable(),
     createdAt: p.datetime().columnType('timestamptz').defaultRaw('now()'),
     updatedAt: p.datetime().columnType('timestamptz').defaultRaw('now()'),
@@ -31,7 +31,11 @@ export const SagaStepEntity = defineEntity({
     organizationId: p.uuid(),
     position: p.smallint(),
     name: p.string().length(64).primary(),
-    status: p.string().length(16).default('pending'),
+    status: p
+      .string()
+      .length(16)
+      .$type<'pending' | 'running' | 'completed' | 'failed' | 'compensating' | 'compensated'>()
+      .default('pending'),
     attempts: p.integer().default(0),
     compensationAttempts: p.integer().default(0),
     output: p.json<Record<string, unknown>>().nullable(),
