@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { ApiKeyScope } from '../../../contracts/access.js';
 
 /** An organization's API key acting for a user; only the SHA-256 is stored, `prefix` tells keys apart. */
 export const ApiKeyEntity = defineEntity({
@@ -11,7 +12,7 @@ export const ApiKeyEntity = defineEntity({
     label: p.string().length(200),
     prefix: p.string().columnType('char(12)'),
     keyHash: p.string().columnType('char(64)'),
-    scopes: p.array().columnType('text[]'),
+    scopes: p.array().$type<ApiKeyScope[]>().columnType('text[]'),
     expiresAt: p.datetime().columnType('timestamptz'),
     revokedAt: p.datetime().columnType('timestamptz').nullable(),
     lastUsedAt: p.datetime().columnType('timestamptz').nullable(),
