@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, type EntitySchema, p, type InferEntity } from '@mikro-orm/core';
 
 /** A production object (mine, site…): object-scoped roles are limited to some of them. */
 export const ProductionObjectEntity = defineEntity({
@@ -139,3 +139,20 @@ export const MaintenanceNormEntity = defineEntity({
 });
 
 export type MaintenanceNorm = InferEntity<typeof MaintenanceNormEntity>;
+
+const BOOKS: Readonly<Record<string, EntitySchema>> = {
+  ProductionObject: ProductionObjectEntity,
+  TmcCategory: TmcCategoryEntity,
+  DowntimeCategory: DowntimeCategoryEntity,
+  HseIncidentClassifier: HseIncidentClassifierEntity,
+  Position: PositionEntity,
+  SystemRole: SystemRoleEntity,
+  MaintenanceNorm: MaintenanceNormEntity,
+};
+
+/** The entity of a reference book, by the book's entity name. */
+export function referenceBookEntity(name: string): EntitySchema {
+  const entity = BOOKS[name];
+  if (!entity) throw new Error(`No entity for the reference book ${name}`);
+  return entity;
+}
