@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { OidcScopeName } from '../../../../contracts/operations/oidc-clients.contract.js';
 
 /** A relying party of the built-in OpenID provider; a confidential client's secret is sealed. */
 export const OidcClientEntity = defineEntity({
@@ -12,7 +13,7 @@ export const OidcClientEntity = defineEntity({
     clientSecret: p.text().nullable(),
     redirectUris: p.array().columnType('text[]'),
     postLogoutRedirectUris: p.array().columnType('text[]').defaultRaw("'{}'::text[]"),
-    scopes: p.array().columnType('text[]'),
+    scopes: p.array().$type<OidcScopeName[]>().columnType('text[]'),
     createdBy: p.uuid().nullable(),
     createdAt: p.datetime().columnType('timestamptz').defaultRaw('now()'),
   },
@@ -45,7 +46,7 @@ export const OidcKeyEntity = defineEntity({
   tableName: 'oidc_key',
   properties: {
     kid: p.text().primary(),
-    use: p.string().length(16),
+    use: p.string().length(16).$type<'signing' | 'cookie'>(),
     sealed: p.text(),
     createdAt: p.datetime().columnType('timestamptz').defaultRaw('now()'),
   },
