@@ -7,6 +7,8 @@ import type { IamService } from '../iam/iam.service.js';
 import type { SigningKeys } from '../iam/signing-keys.js';
 import { seedSystemRoles, SYSTEM_ROLE_DEFAULTS } from '../core/system-roles.js';
 import { demoRecords } from './demo-records.js';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
+import { ProductionObjectEntity } from '../reference-books/reference-book.entity.js';
 
 /**
  * What the first start puts in an empty operations database: the platform super-admin
@@ -93,20 +95,21 @@ export interface DemoRecordsVia {
 
 async function demoOrganization(root: EntityManager, iam: IamService, logger: Logger, via?: DemoRecordsVia): Promise<void> {
   await root.fork().transactional(async (tx) => {
-    const [organization] = await tx.execute<Array<{ id: string }>>(
-      `insert into "operations"."organization" ("slug", "name") values (?, ?) on conflict ("slug") do nothing returning "id"`,
-      [DEMO.slug, DEMO.name],
-    );
+    // `on conflict do nothing`: an instance that finds the demo organization made leaves it alone.
+    const organization = await tx
+      .createQueryBuilder(OrganizationEntity)
+      .insert({ slug: DEMO.slug, name: DEMO.name })
+      .onConflict('slug')
+      .ignore()
+      .returning('*')
+      .getSingleResult();
     if (!organization) return;
     await enterTenant(tx, { organizationId: organization.id, objects: '*' } as never, 'demo', 'first-start');
-    const objects: string[] = [];
-    for (const [code, name, region] of OBJECTS) {
-      const [row] = await tx.execute<Array<{ id: string }>>(
-        `insert into "operations"."production_object" ("organization_id", "code", "name", "region") values (?, ?, ?, ?) returning "id"`,
-        [organization.id, code, name, region],
-      );
-      objects.push(row!.id);
-    }
+    const created = OBJECTS.map(([code, name, region]) =>
+      tx.create(ProductionObjectEntity, { organizationId: organization.id, code, name, region }),
+    );
+    await tx.flush();
+    const objects = created.map((object) => object.id);
     await seedRows(tx, organization.id);
     await seedSystemRoles(tx, organization.id);
     const users = new Map<OperationsRole, string>();

@@ -8,6 +8,8 @@ import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { OperationsError } from '../operations.errors.js';
 import { OrganizationEntity } from '../organizations/organization.entity.js';
+import { AppUserEntity } from './app-user.entity.js';
+import { RefreshTokenEntity, RevokedAccessTokenEntity } from './session.entity.js';
 import { organizationData } from '../organizations/organizations.service.js';
 import { ACCOUNT_TOKENS, accountTokens, sha256Hex } from './account-tokens.js';
 import type { ClientInfo } from './client.js';
@@ -71,11 +73,14 @@ export class IamService {
     const claims = { org: user.organization_id, roles: user.roles, sa: user.super_admin };
     const accessToken = await this.keys.sign(claims, user.id, jti, TOKEN_LIFETIME.accessSeconds);
     const refreshToken = `rt_${randomBytes(32).toString('base64url')}`;
-    await em.execute(
-      `insert into "operations"."refresh_token" ("user_id", "family_id", "token_hash", "access_jti", "expires_at")
-       values (?, ?, ?, ?, now() + interval '${TOKEN_LIFETIME.refreshDays} days')`,
-      [user.id, family, sha256Hex(refreshToken), jti],
-    );
+    em.create(RefreshTokenEntity, {
+      userId: user.id,
+      familyId: family,
+      tokenHash: sha256Hex(refreshToken),
+      accessJti: jti,
+      expiresAt: new Date(Date.now() + TOKEN_LIFETIME.refreshDays * 86_400_000),
+    });
+    await em.flush();
     return {
       access_token: accessToken,
       token_type: 'Bearer',
@@ -124,25 +129,21 @@ export class IamService {
 
   /** Revokes the access token presented and every refresh token of its sign-in. */
   async logout(em: EntityManager, principal: Principal): Promise<{ revoked: boolean }> {
-    await em.execute(`insert into "operations"."revoked_access_token" ("jti", "expires_at") values (?, ?) on conflict do nothing`, [
-      principal.tokenId,
-      principal.tokenExpiresAt,
-    ]);
-    const [row] = await em.execute<Array<{ family_id: string }>>(
-      `select "family_id" from "operations"."refresh_token" where "access_jti" = ?`,
-      [principal.tokenId],
-    );
-    if (row) await this.revokeFamily(em, row.family_id);
+    await em
+      .createQueryBuilder(RevokedAccessTokenEntity)
+      .insert({ jti: principal.tokenId, expiresAt: principal.tokenExpiresAt })
+      .onConflict('jti')
+      .ignore()
+      .execute();
+    const token = await em.findOne(RefreshTokenEntity, { accessJti: principal.tokenId });
+    if (token) await this.revokeFamily(em, token.familyId);
     return { revoked: true };
   }
 
   /** Signs the user out everywhere: every refresh token and every access token issued with one. */
   async revokeAllSessions(em: EntityManager, userId: string): Promise<void> {
-    const families = await em.execute<Array<{ family_id: string }>>(
-      `select distinct "family_id" from "operations"."refresh_token" where "user_id" = ? and "revoked_at" is null`,
-      [userId],
-    );
-    for (const { family_id } of families) await this.revokeFamily(em, family_id);
+    const tokens = await em.find(RefreshTokenEntity, { userId, revokedAt: null }, { orderBy: { createdAt: 'asc' } });
+    for (const family of new Set(tokens.map((token) => token.familyId))) await this.revokeFamily(em, family);
   }
 
   /** The caller's sign-ins whose refresh token is still usable, the current one marked. */
@@ -171,11 +172,8 @@ export class IamService {
 
   /** Signs out one of the caller's sessions; another user's, or one already ended, is not found. */
   async revokeSession(em: EntityManager, principal: Principal, family: string): Promise<{ done: true }> {
-    const [row] = await em.execute<Array<{ family_id: string }>>(
-      `select "family_id" from "operations"."refresh_token" where "family_id" = ? and "user_id" = ? and "revoked_at" is null limit 1`,
-      [family, principal.userId],
-    );
-    if (!row) throw OperationsError.notFound('Session');
+    const open = await em.count(RefreshTokenEntity, { familyId: family, userId: principal.userId, revokedAt: null });
+    if (open === 0) throw OperationsError.notFound('Session');
     await this.revokeFamily(em, family);
     return { done: true };
   }
@@ -232,8 +230,8 @@ export class IamService {
       throw OperationsError.forbidden('An Admin creates users in their own organization only.');
     }
     if (!organizationId) throw OperationsError.organizationRequired();
-    const [organization] = await em.execute(`select 1 from "operations"."organization" where "id" = ?`, [organizationId]);
-    if (!organization) throw OperationsError.organizationNotFound();
+    const organization = await em.count(OrganizationEntity, { id: organizationId });
+    if (organization === 0) throw OperationsError.organizationNotFound();
     const objectIds = [...new Set(input.objectIds)];
     await this.checkObjects(em, organizationId, objectIds);
     const user = await this.insertUser(em, { ...input, objectIds, organizationId });
@@ -297,11 +295,10 @@ export class IamService {
     id: string,
     change: { roles?: readonly OperationsRole[]; objectIds?: readonly string[]; apiAccess?: boolean },
   ): Promise<UserData> {
-    const [user] = await em.execute<Array<{ id: string }>>(
-      `select u."id" from "operations"."app_user" u where u."id" = ? and u."organization_id" = ? and not u."super_admin"`,
-      [id, principal.organizationId],
-    );
-    if (!user) throw OperationsError.notFound('User');
+    const user = principal.organizationId
+      ? await em.count(AppUserEntity, { id, organizationId: principal.organizationId, superAdmin: false })
+      : 0;
+    if (user === 0) throw OperationsError.notFound('User');
     const objectIds = change.objectIds ? [...new Set(change.objectIds)] : undefined;
     if (objectIds) await this.checkObjects(em, principal.organizationId!, objectIds);
     const [row] = await em.execute<UserRow[]>(
