@@ -50,6 +50,7 @@ export async function cursorList<T>(
     where.push(`(${column}, "id") ${compare} (select ${column}, "id" from ${query.table} where "id" = ?::uuid)`);
     params.push(page.cursor);
   }
+  // raw SQL: keyset page over a table the caller names (entities page through entityCursorList)
   const rows = await em.execute<Array<Record<string, unknown>>>(
     `select * from ${query.table} ${where.length ? `where ${where.join(' and ')}` : ''}
      order by ${column} ${direction}, "id" ${direction} limit ?`,

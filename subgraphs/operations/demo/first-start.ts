@@ -78,6 +78,7 @@ const REFERENCE_ROWS: Record<string, { columns: string[]; rows: unknown[][] }> =
 async function seedRows(tx: EntityManager, organizationId: string): Promise<void> {
   for (const [table, { columns, rows }] of Object.entries(REFERENCE_ROWS)) {
     for (const row of rows) {
+      // raw SQL: seeds whichever reference-book table the seed names
       await tx.execute(
         `insert into "operations"."${table}" ("organization_id", ${columns.map((column) => `"${column}"`).join(', ')})
          values (?, ${columns.map(() => '?').join(', ')})`,
@@ -139,6 +140,7 @@ export async function firstStart(
 ): Promise<void> {
   const { opsSuperadminEmail: email, opsSuperadminPassword: password } = config;
   if (email && password) {
+    // raw SQL: e-mail matched case-insensitively, as its unique index does
     const [existing] = await root.execute(`select 1 from "operations"."app_user" where lower("email") = lower(?)`, [email]);
     if (!existing) {
       await iam

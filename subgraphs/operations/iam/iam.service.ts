@@ -99,6 +99,7 @@ export class IamService {
    * the call is refused.
    */
   async refresh(em: EntityManager, token: string): Promise<LoginData> {
+    // raw SQL: a refresh token is rotated by one conditional update, so it works once
     const [spent] = await em.execute<Array<{ user_id: string; family_id: string }>>(
       `update "operations"."refresh_token" set "rotated_at" = now()
        where "token_hash" = ? and "rotated_at" is null and "revoked_at" is null and "expires_at" > now()
@@ -106,6 +107,7 @@ export class IamService {
       [sha256Hex(token)],
     );
     if (spent) {
+      // raw SQL: insert … select … on conflict: the rotated token's access token revoked in one statement
       await em.execute(
         `insert into "operations"."revoked_access_token" ("jti", "expires_at")
          select "access_jti", "created_at" + interval '${TOKEN_LIFETIME.accessSeconds} seconds' from "operations"."refresh_token"
@@ -114,6 +116,7 @@ export class IamService {
       );
     }
     if (!spent) {
+      // raw SQL: whether the unusable token was rotated (reuse) or never valid, computed in the select
       const [known] = await em.execute<Array<{ family_id: string; rotated: boolean }>>(
         `select "family_id", "rotated_at" is not null as "rotated" from "operations"."refresh_token" where "token_hash" = ?`,
         [sha256Hex(token)],
@@ -148,6 +151,7 @@ export class IamService {
 
   /** The caller's sign-ins whose refresh token is still usable, the current one marked. */
   async sessions(em: EntityManager, principal: Principal) {
+    // raw SQL: sessions are aggregated per family (min/max/bool_or) in the database
     const rows = await em.execute<Array<{ id: string; started_at: Date; refreshed_at: Date; expires_at: Date; current: boolean }>>(
       `select "family_id" as "id", min("created_at") as "started_at", max("created_at") as "refreshed_at",
          max("expires_at") filter (where "rotated_at" is null and "revoked_at" is null) as "expires_at",
@@ -180,6 +184,7 @@ export class IamService {
 
   /** Signs out every session of the caller but the current one. */
   async revokeOtherSessions(em: EntityManager, principal: Principal): Promise<{ done: true }> {
+    // raw SQL: the other families, by a subquery on the current access token
     const families = await em.execute<Array<{ family_id: string }>>(
       `select distinct "family_id" from "operations"."refresh_token" where "user_id" = ? and "revoked_at" is null
          and "family_id" not in (select "family_id" from "operations"."refresh_token" where "access_jti" = ?::uuid)`,
@@ -190,12 +195,14 @@ export class IamService {
   }
 
   private async revokeFamily(em: EntityManager, family: string): Promise<void> {
+    // raw SQL: insert … select … on conflict: every access token of the family revoked in one statement
     await em.execute(
       `insert into "operations"."revoked_access_token" ("jti", "expires_at")
        select "access_jti", "created_at" + interval '${TOKEN_LIFETIME.accessSeconds} seconds' from "operations"."refresh_token"
        where "family_id" = ? on conflict do nothing`,
       [family],
     );
+    // raw SQL: bulk update of the family's open tokens
     await em.execute(`update "operations"."refresh_token" set "revoked_at" = now() where "family_id" = ? and "revoked_at" is null`, [
       family,
     ]);
@@ -214,6 +221,7 @@ export class IamService {
   }
 
   async user(em: EntityManager, id: string): Promise<UserRow | undefined> {
+    // raw SQL: the user row in the UserRow shape the sign-in flow shares
     const [row] = await em.execute<UserRow[]>(`select ${USER_COLUMNS} from "operations"."app_user" u where u."id" = ?`, [id]);
     return row;
   }
@@ -253,6 +261,7 @@ export class IamService {
 
   /** A user created by an Admin or at first start: verified at once when given a password. */
   async insertUser(em: EntityManager, user: NewUser): Promise<UserRow> {
+    // raw SQL: `on conflict (lower(email)) do nothing`: the conflict target is an expression index
     const rows = await em.execute<UserRow[]>(
       `insert into "operations"."app_user" as u ("email", "password_hash", "name", "organization_id", "roles", "object_ids", "super_admin", "email_verified_at")
        values (?, ?, ?, ?, ?::text[], ?::uuid[], ?, case when ? then now() end)
@@ -274,6 +283,7 @@ export class IamService {
 
   /** Bans or lifts a ban on a user of the caller's organization (any user for the super-admin, never themselves). */
   async setBanned(em: EntityManager, principal: Principal, id: string, banned: boolean): Promise<UserData> {
+    // raw SQL: one conditional update (not oneself, same organization unless super-admin), first ban time kept
     const [row] = await em.execute<UserRow[]>(
       `update "operations"."app_user" u set "banned_at" = case when ? then coalesce("banned_at", now()) end, "updated_at" = now()
        where u."id" = ? and u."id" <> ? and (? or u."organization_id" = ?) returning ${USER_COLUMNS}`,
@@ -301,6 +311,7 @@ export class IamService {
     if (user === 0) throw OperationsError.notFound('User');
     const objectIds = change.objectIds ? [...new Set(change.objectIds)] : undefined;
     if (objectIds) await this.checkObjects(em, principal.organizationId!, objectIds);
+    // raw SQL: partial update keeping unset fields (coalesce), returning the UserRow shape
     const [row] = await em.execute<UserRow[]>(
       `update "operations"."app_user" u set "roles" = coalesce(?::text[], "roles"), "object_ids" = coalesce(?::uuid[], "object_ids"),
          "api_access" = coalesce(?::boolean, "api_access"), "updated_at" = now()
@@ -318,14 +329,17 @@ export class IamService {
    */
   private async checkObjects(em: EntityManager, organizationId: string, objectIds: readonly string[]): Promise<void> {
     if (objectIds.length === 0) return;
+    // raw SQL: switches the tenant setting to read another organization's objects
     const [tenant] = await em.execute<Array<{ previous: string | null }>>(
       `select current_setting('app.organization_id', true) as "previous", set_config('app.organization_id', ?, true)`,
       [organizationId],
     );
+    // raw SQL: ids checked in one round trip under that setting
     const found = await em.execute<Array<{ id: string }>>(
       `select "id"::text as "id" from "operations"."production_object" where "id" = any(?::uuid[]) and "organization_id" = ? and "deleted_at" is null`,
       [`{${objectIds.join(',')}}`, organizationId],
     );
+    // raw SQL: puts the tenant setting back
     await em.execute(`select set_config('app.organization_id', ?, true)`, [tenant?.previous ?? '']);
     const known = new Set(found.map((row) => row.id.toLowerCase()));
     const unknown = objectIds.filter((objectId) => !known.has(objectId.toLowerCase()));

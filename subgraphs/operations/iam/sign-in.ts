@@ -61,6 +61,7 @@ export class SignInFlow {
   ) {}
 
   async account(em: EntityManager, where: { id: string } | { email: string }): Promise<AccountRow | undefined> {
+    // raw SQL: the account in the AccountRow shape, matched case-insensitively by e-mail
     const [row] = await em.execute<AccountRow[]>(
       'id' in where
         ? `select ${ACCOUNT_COLUMNS} from "operations"."app_user" u where u."id" = ?`

@@ -43,6 +43,7 @@ export class ProviderAccounts {
 
   async claims(sub: string): Promise<AccountClaimSet | undefined> {
     if (!UUID.test(sub)) return undefined;
+    // raw SQL: the OpenID engine reads accounts on its own connection, outside any request context
     const [row] = await this.root.fork().execute<AccountRow[]>(
       `select "id", "email", "name", "organization_id", "roles" from "operations"."app_user"
        where "id" = ? and "active" and "banned_at" is null and "email_verified_at" is not null`,
