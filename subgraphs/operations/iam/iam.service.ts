@@ -116,13 +116,10 @@ export class IamService {
       );
     }
     if (!spent) {
-      // raw SQL: whether the unusable token was rotated (reuse) or never valid, computed in the select
-      const [known] = await em.execute<Array<{ family_id: string; rotated: boolean }>>(
-        `select "family_id", "rotated_at" is not null as "rotated" from "operations"."refresh_token" where "token_hash" = ?`,
-        [sha256Hex(token)],
-      );
-      if (!known?.rotated) throw OperationsError.refreshTokenInvalid();
-      await this.root.fork().transactional((own) => this.revokeFamily(own, known.family_id));
+      // A rotated token presented again is reuse: its whole family goes.
+      const known = await em.findOne(RefreshTokenEntity, { tokenHash: sha256Hex(token) });
+      if (!known?.rotatedAt) throw OperationsError.refreshTokenInvalid();
+      await this.root.fork().transactional((own) => this.revokeFamily(own, known.familyId));
       throw OperationsError.refreshTokenReused();
     }
     const account = await this.signIn.account(em, { id: spent.user_id });
