@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { AppUserEntity } from './app-user.entity.js';
 
 /** A one-time token sent by e-mail (verification, password reset, invitation…); only its SHA-256 is stored. */
 export const AccountTokenEntity = defineEntity({
@@ -6,7 +7,7 @@ export const AccountTokenEntity = defineEntity({
   tableName: 'account_token',
   properties: {
     tokenHash: p.string().columnType('char(64)').primary(),
-    userId: p.uuid(),
+    userId: p.manyToOne(AppUserEntity).mapToPk().fieldName('user_id'),
     purpose: p.string().length(32),
     payload: p.json<Record<string, unknown>>().defaultRaw("'{}'::jsonb"),
     expiresAt: p.datetime().columnType('timestamptz'),

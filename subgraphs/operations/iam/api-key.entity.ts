@@ -1,4 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
+import { AppUserEntity } from './app-user.entity.js';
 import type { ApiKeyScope } from '../../../contracts/access.js';
 
 /** An organization's API key acting for a user; only the SHA-256 is stored, `prefix` tells keys apart. */
@@ -7,8 +9,8 @@ export const ApiKeyEntity = defineEntity({
   tableName: 'api_key',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
-    userId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
+    userId: p.manyToOne(AppUserEntity).mapToPk().fieldName('user_id'),
     label: p.string().length(200),
     prefix: p.string().columnType('char(12)'),
     keyHash: p.string().columnType('char(64)'),

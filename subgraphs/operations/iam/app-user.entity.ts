@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
 
 /** A person who signs in. `organizationId` is null for a platform super admin; `roles` hold system-role codes, `objectIds` the production objects an object-scoped role is limited to. */
 export const AppUserEntity = defineEntity({
@@ -9,7 +10,7 @@ export const AppUserEntity = defineEntity({
     email: p.string().length(254),
     passwordHash: p.text().nullable(),
     name: p.string().length(200),
-    organizationId: p.uuid().nullable(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id').nullable(),
     roles: p.array().columnType('text[]').defaultRaw("'{}'::text[]"),
     objectIds: p.array().columnType('uuid[]').defaultRaw("'{}'::uuid[]"),
     superAdmin: p.boolean().default(false),

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { AppUserEntity } from './app-user.entity.js';
 
 /** A user's account at an external identity provider, by the provider's subject. */
 export const ExternalIdentityEntity = defineEntity({
@@ -7,7 +8,7 @@ export const ExternalIdentityEntity = defineEntity({
   properties: {
     provider: p.string().length(64).primary(),
     subject: p.text().primary(),
-    userId: p.uuid(),
+    userId: p.manyToOne(AppUserEntity).mapToPk().fieldName('user_id'),
     linkedAt: p.datetime().columnType('timestamptz').defaultRaw('now()'),
   },
 });

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { AppUserEntity } from './app-user.entity.js';
 
 /** One sign-in attempt and its outcome, for the user's history and the admins' log. */
 export const LoginEventEntity = defineEntity({
@@ -6,7 +7,7 @@ export const LoginEventEntity = defineEntity({
   tableName: 'login_event',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    userId: p.uuid().nullable(),
+    userId: p.manyToOne(AppUserEntity).mapToPk().fieldName('user_id').nullable(),
     email: p.string().length(254),
     ip: p.text().nullable(),
     userAgent: p.text().nullable(),

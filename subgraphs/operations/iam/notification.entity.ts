@@ -1,4 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
+import { AppUserEntity } from './app-user.entity.js';
 
 /** An in-app notification of a user. */
 export const NotificationEntity = defineEntity({
@@ -6,8 +8,8 @@ export const NotificationEntity = defineEntity({
   tableName: 'notification',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
-    userId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
+    userId: p.manyToOne(AppUserEntity).mapToPk().fieldName('user_id'),
     type: p.string().length(200),
     title: p.string().length(500),
     body: p.text(),

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { AppUserEntity } from './app-user.entity.js';
 
 /** A refresh token (only its SHA-256 is stored); rotation keeps the `familyId`, so reuse of a rotated token revokes the family. */
 export const RefreshTokenEntity = defineEntity({
@@ -6,7 +7,7 @@ export const RefreshTokenEntity = defineEntity({
   tableName: 'refresh_token',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    userId: p.uuid(),
+    userId: p.manyToOne(AppUserEntity).mapToPk().fieldName('user_id'),
     familyId: p.uuid(),
     tokenHash: p.string().columnType('char(64)'),
     accessJti: p.uuid(),

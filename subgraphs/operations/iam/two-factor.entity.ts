@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { AppUserEntity } from './app-user.entity.js';
 
 /** A sign-in waiting for its second factor. */
 export const TwoFactorChallengeEntity = defineEntity({
@@ -6,7 +7,7 @@ export const TwoFactorChallengeEntity = defineEntity({
   tableName: 'two_factor_challenge',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    userId: p.uuid(),
+    userId: p.manyToOne(AppUserEntity).mapToPk().fieldName('user_id'),
     codeHash: p.string().columnType('char(64)').nullable(),
     codeExpiresAt: p.datetime().columnType('timestamptz').nullable(),
     attempts: p.integer().default(0),

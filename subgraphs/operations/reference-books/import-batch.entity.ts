@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
 
 /** A previewed reference-book import awaiting its commit: the parsed rows and the diff against the book. */
 export const ImportBatchEntity = defineEntity({
@@ -6,7 +7,7 @@ export const ImportBatchEntity = defineEntity({
   tableName: 'import_batch',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     book: p.text(),
     mode: p.text(),
     rows: p.json<unknown[]>(),

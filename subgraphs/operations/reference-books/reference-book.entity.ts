@@ -1,4 +1,5 @@
 import { defineEntity, type EntitySchema, p, type InferEntity } from '@mikro-orm/core';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
 
 /** A production object (mine, site…): object-scoped roles are limited to some of them. */
 export const ProductionObjectEntity = defineEntity({
@@ -6,7 +7,7 @@ export const ProductionObjectEntity = defineEntity({
   tableName: 'production_object',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     code: p.string().length(64),
     name: p.string().length(200),
     region: p.string().length(200).default(''),
@@ -25,7 +26,7 @@ export const TmcCategoryEntity = defineEntity({
   tableName: 'tmc_category',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     code: p.string().length(64),
     name: p.string().length(200),
     parentId: p.uuid().nullable(),
@@ -44,7 +45,7 @@ export const DowntimeCategoryEntity = defineEntity({
   tableName: 'downtime_category',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     code: p.string().length(64),
     name: p.string().length(200),
     group: p.string().length(100),
@@ -64,7 +65,7 @@ export const HseIncidentClassifierEntity = defineEntity({
   tableName: 'hse_incident_classifier',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     code: p.string().length(64),
     group: p.string().length(100),
     severity: p.string().length(32),
@@ -84,7 +85,7 @@ export const PositionEntity = defineEntity({
   tableName: 'position',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     code: p.string().length(64),
     name: p.string().length(200),
     active: p.boolean().default(true),
@@ -102,7 +103,7 @@ export const SystemRoleEntity = defineEntity({
   tableName: 'system_role',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     code: p.string().length(32),
     name: p.string().length(200),
     description: p.string().length(1000).default(''),
@@ -124,7 +125,7 @@ export const MaintenanceNormEntity = defineEntity({
   tableName: 'maintenance_norm',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     assetClassCode: p.string().length(64),
     norm: p.string().length(100),
     value: p.decimal('string').columnType('numeric'),

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
 
 /** A long-running operation of several steps, compensated in reverse when a step fails. */
 export const SagaEntity = defineEntity({
@@ -6,7 +7,7 @@ export const SagaEntity = defineEntity({
   tableName: 'saga',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     type: p.string().length(100),
     entityType: p.string().length(100),
     entityId: p.uuid(),
@@ -28,7 +29,7 @@ export const SagaStepEntity = defineEntity({
   tableName: 'saga_step',
   properties: {
     sagaId: p.uuid().primary(),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     position: p.smallint(),
     name: p.string().length(64).primary(),
     status: p

@@ -1,4 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 
 /** One event to deliver to one endpoint, with its retry state. */
 export const WebhookDeliveryEntity = defineEntity({
@@ -6,8 +8,9 @@ export const WebhookDeliveryEntity = defineEntity({
   tableName: 'webhook_delivery',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
-    endpointId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
+    /** The endpoint (its id; the relation lets queries join it). */
+    endpointId: p.manyToOne(WebhookEndpointEntity).mapToPk().fieldName('endpoint_id'),
     eventSequence: p.bigint('number'),
     eventId: p.uuid(),
     eventType: p.text(),

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
 
 /** An organization's webhook target; secrets are sealed, the previous one valid until `previousSecretExpiresAt` after a rotation. */
 export const WebhookEndpointEntity = defineEntity({
@@ -6,7 +7,7 @@ export const WebhookEndpointEntity = defineEntity({
   tableName: 'webhook_endpoint',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    organizationId: p.manyToOne(OrganizationEntity).mapToPk().fieldName('organization_id'),
     url: p.string().length(2048),
     description: p.string().length(500).default(''),
     eventTypes: p.array().columnType('text[]'),

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { AppUserEntity } from '../app-user.entity.js';
 import type { OidcScopeName } from '../../../../contracts/operations/oidc-clients.contract.js';
 
 /** A relying party of the built-in OpenID provider; a confidential client's secret is sealed. */
@@ -14,7 +15,7 @@ export const OidcClientEntity = defineEntity({
     redirectUris: p.array().columnType('text[]'),
     postLogoutRedirectUris: p.array().columnType('text[]').defaultRaw("'{}'::text[]"),
     scopes: p.array().$type<OidcScopeName[]>().columnType('text[]'),
-    createdBy: p.uuid().nullable(),
+    createdBy: p.manyToOne(AppUserEntity).mapToPk().fieldName('created_by').nullable(),
     createdAt: p.datetime().columnType('timestamptz').defaultRaw('now()'),
   },
 });
