@@ -45,6 +45,8 @@ import { OpenIdProvider } from './iam/provider/openid-provider.js';
 import { SignInFlow } from './iam/sign-in.js';
 import { SigningKeys } from './iam/signing-keys.js';
 import { operationsMigrations } from './migrations/index.js';
+import { DOMAIN_ENTITIES } from './domain-entities.js';
+import { PLATFORM_ENTITIES } from './platform-entities.js';
 import { organizationOperations } from './organizations/organizations.operations.js';
 import { operatorInDraftReport } from './prd/operator-assignments.js';
 import { prdOperations, prdServices } from './prd/prd.operations.js';
@@ -63,7 +65,7 @@ import { webhookServices } from './webhooks/webhook-services.js';
 
 export const operationsModule: SubgraphModule = {
   name: 'operations',
-  database: { schema: 'operations', entities: [], migrations: operationsMigrations },
+  database: { schema: 'operations', entities: [...PLATFORM_ENTITIES, ...DOMAIN_ENTITIES], migrations: operationsMigrations },
   contracts: CONTRACTS.operations,
   createServices(runtime) {
     const box = SecretBox.fromConfig(runtime.config);

@@ -28,6 +28,7 @@ export class AuditService {
     if (cursor !== null && !isAuditTime(cursor)) {
       throw OperationsError.invalid('cursor', 'must be the nextCursor of a previous page');
     }
+    // raw SQL: times read with microseconds (a JS Date keeps milliseconds); the cursor depends on them
     const rows = await em.execute<Array<Record<string, unknown>>>(
       `select *, to_char("at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "at_iso"
        from "operations"."audit_log" where "entity_type" = ? and "entity_id" = ? and (?::timestamptz is null or "at" < ?::timestamptz)

@@ -1,3 +1,4 @@
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OperationsError } from '../operations.errors.js';
 
@@ -49,6 +50,7 @@ export async function cursorList<T>(
     where.push(`(${column}, "id") ${compare} (select ${column}, "id" from ${query.table} where "id" = ?::uuid)`);
     params.push(page.cursor);
   }
+  // raw SQL: keyset page over a table the caller names (entities page through entityCursorList)
   const rows = await em.execute<Array<Record<string, unknown>>>(
     `select * from ${query.table} ${where.length ? `where ${where.join(' and ')}` : ''}
      order by ${column} ${direction}, "id" ${direction} limit ?`,
@@ -56,4 +58,40 @@ export async function cursorList<T>(
   );
   const items = rows.slice(0, page.limit);
   return { items: items.map(map), nextCursor: rows.length > page.limit ? String(items.at(-1)!.id) : null };
+}
+
+/** The same cursor list over an entity: filters as an entity query, `orderBy` a property (then `id`). */
+export interface EntityCursorQuery<E extends { id: string }> {
+  readonly entity: EntityName<E>;
+  readonly where?: FilterQuery<E>;
+  readonly orderBy?: keyof E & string;
+  readonly direction?: 'asc' | 'desc';
+}
+
+export async function entityCursorList<E extends { id: string }, T>(
+  em: EntityManager,
+  query: EntityCursorQuery<E>,
+  page: { readonly cursor?: string; readonly limit: number },
+  map: (entity: E) => T,
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const property = query.orderBy ?? 'id';
+  const direction = query.direction ?? 'asc';
+  const compare = direction === 'asc' ? '$gt' : '$lt';
+  const where: FilterQuery<E>[] = query.where ? [query.where] : [];
+  if (page.cursor) {
+    if (!UUID.test(page.cursor)) throw OperationsError.invalid('cursor', 'must be the nextCursor of a previous page');
+    const after = await em.findOne(query.entity, { id: page.cursor } as FilterQuery<E>);
+    // A cursor naming no visible row is past the end (as the keyset comparison with no row finds nothing).
+    if (!after) return { items: [], nextCursor: null };
+    const value = after[property as keyof E];
+    where.push({
+      $or: [{ [property]: { [compare]: value } }, { [property]: value, id: { [compare]: after.id } }],
+    } as FilterQuery<E>);
+  }
+  const rows = await em.find(query.entity, where.length ? ({ $and: where } as FilterQuery<E>) : {}, {
+    orderBy: { [property]: direction, id: direction } as never,
+    limit: page.limit + 1,
+  });
+  const items = rows.slice(0, page.limit);
+  return { items: items.map(map), nextCursor: rows.length > page.limit ? items.at(-1)!.id : null };
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { OutboxEventEntity } from './outbox-event.entity.js';
 
 /**
  * The transactional outbox: an event is written in the transaction of the change it
@@ -9,9 +10,7 @@ export async function publishEvent(
   em: EntityManager,
   event: { readonly type: string; readonly organizationId: string | null; readonly payload: Record<string, unknown> },
 ): Promise<string> {
-  const [row] = await em.execute<Array<{ id: string }>>(
-    `insert into "operations"."outbox_event" ("type", "organization_id", "payload") values (?, ?, ?::jsonb) returning "id"`,
-    [event.type, event.organizationId, JSON.stringify(event.payload)],
-  );
-  return row!.id;
+  const outbox = em.create(OutboxEventEntity, { type: event.type, organizationId: event.organizationId, payload: event.payload });
+  await em.flush();
+  return outbox.id;
 }

@@ -46,6 +46,7 @@ const isKind = (kind: string): kind is OperationsReferenceKind => Object.hasOwn(
 async function visible(em: EntityManager, kind: OperationsReferenceKind, ids: readonly string[]): Promise<Set<string>> {
   const { table, organizationColumn } = REFERENCE_TABLES[kind];
   const tenant = organizationColumn ? ` and "${organizationColumn}" = nullif(current_setting('app.organization_id', true), '')::uuid` : '';
+  // raw SQL: checks ids against whichever table a reference names, in one round trip
   const rows = await em.execute<Array<{ id: string }>>(
     `select "id"::text as "id" from "operations"."${table}" where "id" = any(?::uuid[])${tenant}`,
     [`{${ids.join(',')}}`],

@@ -13,13 +13,14 @@ export function iso(value: unknown): unknown {
 
 /**
  * Database rows as records of a contract's schema: each field read from its snake_case
- * column, times as ISO 8601, `numeric` columns (text from the driver) as numbers.
+ * column (or, `from` an entity, its property of the same name), times as ISO 8601,
+ * `numeric` columns (text from the driver) as numbers.
  */
-export function recordMapper<T>(schema: z.ZodObject): (row: Record<string, unknown>) => T {
+export function recordMapper<T>(schema: z.ZodObject, from: 'columns' | 'entity' = 'columns'): (row: Record<string, unknown>) => T {
   const fields = Object.entries(schema.shape as Record<string, z.ZodType>).map(([field, fieldSchema]) => {
     const kind = kindOf(unwrap(fieldSchema).base);
     const numeric = kind.kind === 'scalar' && (kind.scalar === 'float' || kind.scalar === 'int');
-    return { field, column: snakeCase(field), numeric };
+    return { field, column: from === 'entity' ? field : snakeCase(field), numeric };
   });
   return (row) => {
     const record: Record<string, unknown> = {};

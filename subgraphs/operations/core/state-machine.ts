@@ -49,11 +49,13 @@ export async function transition<S extends string, T extends string>(
     ...Object.entries(change.setSql ?? {}).map(([column, sql]) => `"${column}" = ${sql}`),
     `"updated_at" = now()`,
   ];
+  // raw SQL: the one conditional UPDATE of every transition, on whichever table the machine names
   const [row] = await em.execute<Array<Record<string, unknown>>>(
     `update ${machine.table} set ${assignments.join(', ')} where "id" = ? and "${machine.column}" = any(?::text[]) returning *`,
     [to, ...values.map(([, value]) => value), id, `{${from.join(',')}}`],
   );
   if (row) return row;
+  // raw SQL: the current state of a row of the machine's table, to tell 404 from 409
   const [current] = await em.execute<Array<{ state: string }>>(
     `select "${machine.column}" as "state" from ${machine.table} where "id" = ?`,
     [id],

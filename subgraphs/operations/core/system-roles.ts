@@ -45,17 +45,20 @@ export const PERMISSION_NAMES: ReadonlySet<string> = new Set(
  * tenant setting is set for the inserts (row-level security) and put back afterwards.
  */
 export async function seedSystemRoles(tx: EntityManager, organizationId: string): Promise<void> {
+  // raw SQL: switches the tenant setting row-level security reads, for the seed
   const [previous] = await tx.execute<Array<{ organization: string | null }>>(
     `select current_setting('app.organization_id', true) as "organization", set_config('app.organization_id', ?, true)`,
     [organizationId],
   );
   for (const role of SYSTEM_ROLE_DEFAULTS) {
+    // raw SQL: `on conflict do nothing`: a role already seeded is left as it is
     await tx.execute(
       `insert into "operations"."system_role" ("organization_id", "code", "name", "permissions", "scope_by_object")
        values (?, ?, ?, ?::text[], ?) on conflict do nothing`,
       [organizationId, role.code, role.code, `{${role.permissions.join(',')}}`, role.scopeByObject],
     );
   }
+  // raw SQL: puts the tenant setting back
   await tx.execute(`select set_config('app.organization_id', ?, true)`, [previous?.organization ?? '']);
 }
 
@@ -112,7 +115,9 @@ export class SystemRoleBook {
   /** A read under the organization's tenant setting (the book's rows are behind row-level security). */
   private async read<T extends object>(on: EntityManager, organizationId: string, sql: string, parameters = 1): Promise<T[]> {
     return on.transactional(async (tx) => {
+      // raw SQL: the tenant setting row-level security reads
       await tx.execute(`select set_config('app.organization_id', ?, true)`, [organizationId]);
+      // raw SQL: the version stamp is aggregated in the database (string_agg), so a cache check reads one small row
       return tx.execute<T[]>(
         sql,
         Array.from({ length: parameters }, () => organizationId),

@@ -46,6 +46,7 @@ export async function enterTenant(
 ): Promise<void> {
   // A caller limited to no production object sees none (an empty setting would read as every object).
   const objects = principal?.objects === '*' || !principal ? '*' : principal.objects.length === 0 ? NIL : principal.objects.join(',');
+  // raw SQL: SET LOCAL of the settings row-level security and the audit trigger read
   await tx.execute(SETTINGS, [principal?.organizationId ?? '', objects, principal?.userId ?? '', requestId, operation]);
 }
 

@@ -40,6 +40,7 @@ export class TrashService {
 
   async rows(em: EntityManager, slug: string, limit: number) {
     const entity = this.entity(slug);
+    // raw SQL: the trash spans every soft-deleted table, with a window count
     const rows = await em.execute<Array<Record<string, unknown>>>(
       `select *, count(*) over () as "total_deleted" from ${entity.table} where "deleted_at" is not null order by "deleted_at" desc, "id" limit ?`,
       [limit],
@@ -51,6 +52,7 @@ export class TrashService {
   async restore(em: EntityManager, slug: string, id: string): Promise<{ id: string }> {
     const entity = this.entity(slug);
     try {
+      // raw SQL: restore on whichever table the trash entry names, only while it is deleted
       const [row] = await em.execute<Array<{ id: string }>>(
         `update ${entity.table} set "deleted_at" = null, "updated_at" = now()${entity.countsVersions ? ', "version" = "version" + 1' : ''}
          where "id" = ? and "deleted_at" is not null returning "id"`,

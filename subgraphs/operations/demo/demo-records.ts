@@ -23,6 +23,7 @@ import { scmCreateWarehouse } from '../../../contracts/operations/scm/warehouses
 import type { OperationContract } from '../../../contracts/operation.js';
 import type { RunOperation } from '../../shared/subgraph.js';
 import type { SigningKeys } from '../iam/signing-keys.js';
+import { PositionEntity } from '../reference-books/reference-book.entity.js';
 
 /**
  * The demo organization's working records, made at first start through the operations
@@ -84,10 +85,7 @@ export async function demoRecords(tx: EntityManager, run: RunOperation, keys: Si
     initialBalanceLiters: 30_000,
   });
 
-  const positions = await tx.execute<Array<{ id: string; code: string }>>(
-    `select "id", "code" from "operations"."position" where "organization_id" = ?`,
-    [demo.organizationId],
-  );
+  const positions = await tx.find(PositionEntity, { organizationId: demo.organizationId });
   const position = (code: string) => positions.find((row) => row.code === code)!.id;
   const personnel: Array<{ id: string; positionId: string }> = [];
   for (const [tabNumber, fullName, code] of [

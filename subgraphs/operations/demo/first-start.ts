@@ -7,6 +7,8 @@ import type { IamService } from '../iam/iam.service.js';
 import type { SigningKeys } from '../iam/signing-keys.js';
 import { seedSystemRoles, SYSTEM_ROLE_DEFAULTS } from '../core/system-roles.js';
 import { demoRecords } from './demo-records.js';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
+import { ProductionObjectEntity } from '../reference-books/reference-book.entity.js';
 
 /**
  * What the first start puts in an empty operations database: the platform super-admin
@@ -76,6 +78,7 @@ const REFERENCE_ROWS: Record<string, { columns: string[]; rows: unknown[][] }> =
 async function seedRows(tx: EntityManager, organizationId: string): Promise<void> {
   for (const [table, { columns, rows }] of Object.entries(REFERENCE_ROWS)) {
     for (const row of rows) {
+      // raw SQL: seeds whichever reference-book table the seed names
       await tx.execute(
         `insert into "operations"."${table}" ("organization_id", ${columns.map((column) => `"${column}"`).join(', ')})
          values (?, ${columns.map(() => '?').join(', ')})`,
@@ -93,20 +96,21 @@ export interface DemoRecordsVia {
 
 async function demoOrganization(root: EntityManager, iam: IamService, logger: Logger, via?: DemoRecordsVia): Promise<void> {
   await root.fork().transactional(async (tx) => {
-    const [organization] = await tx.execute<Array<{ id: string }>>(
-      `insert into "operations"."organization" ("slug", "name") values (?, ?) on conflict ("slug") do nothing returning "id"`,
-      [DEMO.slug, DEMO.name],
-    );
+    // `on conflict do nothing`: an instance that finds the demo organization made leaves it alone.
+    const organization = await tx
+      .createQueryBuilder(OrganizationEntity)
+      .insert({ slug: DEMO.slug, name: DEMO.name })
+      .onConflict('slug')
+      .ignore()
+      .returning('*')
+      .getSingleResult();
     if (!organization) return;
     await enterTenant(tx, { organizationId: organization.id, objects: '*' } as never, 'demo', 'first-start');
-    const objects: string[] = [];
-    for (const [code, name, region] of OBJECTS) {
-      const [row] = await tx.execute<Array<{ id: string }>>(
-        `insert into "operations"."production_object" ("organization_id", "code", "name", "region") values (?, ?, ?, ?) returning "id"`,
-        [organization.id, code, name, region],
-      );
-      objects.push(row!.id);
-    }
+    const created = OBJECTS.map(([code, name, region]) =>
+      tx.create(ProductionObjectEntity, { organizationId: organization.id, code, name, region }),
+    );
+    await tx.flush();
+    const objects = created.map((object) => object.id);
     await seedRows(tx, organization.id);
     await seedSystemRoles(tx, organization.id);
     const users = new Map<OperationsRole, string>();
@@ -136,6 +140,7 @@ export async function firstStart(
 ): Promise<void> {
   const { opsSuperadminEmail: email, opsSuperadminPassword: password } = config;
   if (email && password) {
+    // raw SQL: e-mail matched case-insensitively, as its unique index does
     const [existing] = await root.execute(`select 1 from "operations"."app_user" where lower("email") = lower(?)`, [email]);
     if (!existing) {
       await iam

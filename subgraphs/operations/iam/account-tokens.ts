@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OperationsError } from '../operations.errors.js';
+import { AccountTokenEntity } from './account-token.entity.js';
 
 /** What a one-time token stands for, and how long it is valid. */
 export const ACCOUNT_TOKENS = {
@@ -31,31 +32,33 @@ export interface SpentToken<P> {
 export const accountTokens = {
   async issue(em: EntityManager, userId: string, kind: AccountTokenKind, payload: Record<string, unknown> = {}): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await em.execute(
-      `insert into "operations"."account_token" ("token_hash", "user_id", "purpose", "payload", "expires_at")
-       values (?, ?, ?, ?::jsonb, now() + make_interval(mins => ?))`,
-      [sha256Hex(token), userId, kind.purpose, JSON.stringify(payload), kind.minutes],
-    );
+    em.create(AccountTokenEntity, {
+      tokenHash: sha256Hex(token),
+      userId,
+      purpose: kind.purpose,
+      payload,
+      expiresAt: new Date(Date.now() + kind.minutes * 60_000),
+    });
+    await em.flush();
     return token;
   },
 
   /** Spends a token of this kind, or throws `LINK_INVALID` (unknown, spent, expired, or of another kind). */
   async spend<P = Record<string, unknown>>(em: EntityManager, token: string, kind: AccountTokenKind): Promise<SpentToken<P>> {
-    const [row] = await em.execute<Array<{ user_id: string; payload: P }>>(
-      `update "operations"."account_token" set "used_at" = now()
-       where "token_hash" = ? and "purpose" = ? and "used_at" is null and "expires_at" > now()
-       returning "user_id", "payload"`,
-      [sha256Hex(token), kind.purpose],
-    );
-    if (!row) throw OperationsError.linkInvalid();
-    return { userId: row.user_id, payload: row.payload };
+    const now = new Date();
+    // One conditional update: of two concurrent spends only one finds the token unused.
+    const spent = await em
+      .createQueryBuilder(AccountTokenEntity)
+      .update({ usedAt: now })
+      .where({ tokenHash: sha256Hex(token), purpose: kind.purpose, usedAt: null, expiresAt: { $gt: now } })
+      .returning(['userId', 'payload'])
+      .execute<{ userId: string; payload: P } | null>('get');
+    if (!spent) throw OperationsError.linkInvalid();
+    return { userId: spent.userId, payload: spent.payload };
   },
 
   /** Spends every open token of this kind for the user (a newer link replaces older ones). */
   async retire(em: EntityManager, userId: string, kind: AccountTokenKind): Promise<void> {
-    await em.execute(
-      `update "operations"."account_token" set "used_at" = now() where "user_id" = ? and "purpose" = ? and "used_at" is null`,
-      [userId, kind.purpose],
-    );
+    await em.nativeUpdate(AccountTokenEntity, { userId, purpose: kind.purpose, usedAt: null }, { usedAt: new Date() });
   },
 };

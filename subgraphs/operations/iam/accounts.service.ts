@@ -17,6 +17,8 @@ import type { ClientInfo } from './client.js';
 import type { IamService } from './iam.service.js';
 import { backupCodeHash, type AccountRow, type SignInFlow } from './sign-in.js';
 import { USER_COLUMNS, userData, type UserRow } from './users.js';
+import { AppUserEntity } from './app-user.entity.js';
+import { AllowedIpEntity, BackupCodeEntity } from './two-factor.entity.js';
 
 type Registration = NonNullable<(typeof iamRegister)['_types']>['input'];
 type ProfileChanges = NonNullable<(typeof iamUpdateProfile)['_types']>['input'];
@@ -67,6 +69,7 @@ export class AccountsService {
   async register(em: EntityManager, input: Registration, client: ClientInfo) {
     await this.bot.pass(input.challenge_token, client.ip);
     const onboarding = Object.fromEntries(ONBOARDING.flatMap((field) => (input[field] === undefined ? [] : [[field, input[field]]])));
+    // raw SQL: `on conflict (lower(email)) do nothing`: the conflict target is an expression index
     const [user] = await em.execute<UserRow[]>(
       `insert into "operations"."app_user" as u ("email", "password_hash", "name", "onboarding", "referral_code", "affiliate_code", "invitation_code")
        values (?, ?, ?, ?::jsonb, ?, ?, ?) on conflict (lower("email")) do nothing returning ${USER_COLUMNS}`,
@@ -97,9 +100,7 @@ export class AccountsService {
 
   async verifyEmail(em: EntityManager, token: string) {
     const { userId } = await accountTokens.spend(em, token, ACCOUNT_TOKENS.verifyEmail);
-    await em.execute(`update "operations"."app_user" set "email_verified_at" = coalesce("email_verified_at", now()) where "id" = ?`, [
-      userId,
-    ]);
+    await em.nativeUpdate(AppUserEntity, { id: userId, emailVerifiedAt: null }, { emailVerifiedAt: new Date() });
     return { done: true as const };
   }
 
@@ -141,6 +142,7 @@ export class AccountsService {
   }
 
   private async setPassword(em: EntityManager, userId: string, password: string): Promise<void> {
+    // raw SQL: the password set and the first verification time kept, in one update
     await em.execute(
       `update "operations"."app_user" set "password_hash" = ?, "email_verified_at" = coalesce("email_verified_at", now()), "updated_at" = now() where "id" = ?`,
       [await hash(password), userId],
@@ -150,28 +152,24 @@ export class AccountsService {
   async approveIp(em: EntityManager, token: string) {
     const { userId, payload } = await accountTokens.spend<{ ip: string | null }>(em, token, ACCOUNT_TOKENS.approveIp);
     if (payload.ip) {
-      await em.execute(`insert into "operations"."allowed_ip" ("user_id", "ip") values (?, ?) on conflict do nothing`, [
-        userId,
-        payload.ip,
-      ]);
+      await em
+        .createQueryBuilder(AllowedIpEntity)
+        .insert({ userId: userId, ip: payload.ip })
+        .onConflict(['userId', 'ip'])
+        .ignore()
+        .execute();
     }
     return { done: true as const, ip: payload.ip };
   }
 
   async security(em: EntityManager, principal: Principal) {
     const account = await this.accountOf(em, principal);
-    const [counts] = await em.execute<Array<{ left: number }>>(
-      `select count(*)::int as "left" from "operations"."backup_code" where "user_id" = ? and "used_at" is null`,
-      [account.id],
-    );
-    const ips = await em.execute<Array<{ ip: string }>>(
-      `select "ip" from "operations"."allowed_ip" where "user_id" = ? order by "approved_at"`,
-      [account.id],
-    );
+    const backupCodesLeft = await em.count(BackupCodeEntity, { userId: account.id, usedAt: null });
+    const ips = await em.find(AllowedIpEntity, { userId: account.id }, { orderBy: { approvedAt: 'asc' } });
     return {
       two_factor_email: account.two_factor_email,
       totp_enabled: account.totp_enabled,
-      backup_codes_left: counts?.left ?? 0,
+      backup_codes_left: backupCodesLeft,
       ip_whitelist: account.ip_whitelist,
       allowed_ips: ips.map((row) => row.ip),
     };
@@ -304,7 +302,7 @@ export class AccountsService {
     const account = await this.accountOf(em, principal);
     if (account.totp_enabled) throw OperationsError.stateConflict('The authenticator app', 'enabled', 'setup', ['disabled']);
     const secret = generateSecret();
-    await em.execute(`update "operations"."app_user" set "totp_secret" = ? where "id" = ?`, [this.box.seal(secret), account.id]);
+    await em.nativeUpdate(AppUserEntity, { id: account.id }, { totpSecret: this.box.seal(secret) });
     return { secret, otpauth_url: generateURI({ issuer: 'Qantara', label: account.email, secret }) };
   }
 
@@ -312,23 +310,23 @@ export class AccountsService {
     const account = await this.accountOf(em, principal);
     if (account.totp_enabled || !account.totp_secret) throw OperationsError.totpNotPending();
     if (!(await this.signIn.totpMatches(account.totp_secret, code))) throw OperationsError.totpCodeInvalid();
-    await em.execute(`update "operations"."app_user" set "totp_enabled" = true where "id" = ?`, [account.id]);
+    await em.nativeUpdate(AppUserEntity, { id: account.id }, { totpEnabled: true });
     return { backup_codes: await this.replaceBackupCodes(em, account.id) };
   }
 
   async disableTotp(em: EntityManager, principal: Principal, password: string) {
     const account = await this.accountOf(em, principal);
     await this.confirmPassword(account, password);
-    await em.execute(`update "operations"."app_user" set "totp_enabled" = false, "totp_secret" = null where "id" = ?`, [account.id]);
-    if (!account.two_factor_email) await em.execute(`delete from "operations"."backup_code" where "user_id" = ?`, [account.id]);
+    await em.nativeUpdate(AppUserEntity, { id: account.id }, { totpEnabled: false, totpSecret: null });
+    if (!account.two_factor_email) await em.nativeDelete(BackupCodeEntity, { userId: account.id });
     return this.security(em, principal);
   }
 
   async setEmailSecondFactor(em: EntityManager, principal: Principal, enabled: boolean, password: string) {
     const account = await this.accountOf(em, principal);
     await this.confirmPassword(account, password);
-    await em.execute(`update "operations"."app_user" set "two_factor_email" = ? where "id" = ?`, [enabled, account.id]);
-    if (!enabled && !account.totp_enabled) await em.execute(`delete from "operations"."backup_code" where "user_id" = ?`, [account.id]);
+    await em.nativeUpdate(AppUserEntity, { id: account.id }, { twoFactorEmail: enabled });
+    if (!enabled && !account.totp_enabled) await em.nativeDelete(BackupCodeEntity, { userId: account.id });
     return this.security(em, principal);
   }
 
@@ -341,27 +339,29 @@ export class AccountsService {
 
   private async replaceBackupCodes(em: EntityManager, userId: string): Promise<string[]> {
     const codes = newBackupCodes();
-    await em.execute(`delete from "operations"."backup_code" where "user_id" = ?`, [userId]);
-    await em.execute(`insert into "operations"."backup_code" ("user_id", "code_hash") select ?, unnest(?::text[])`, [
-      userId,
-      `{${codes.map(backupCodeHash).join(',')}}`,
-    ]);
+    await em.nativeDelete(BackupCodeEntity, { userId });
+    await em.insertMany(
+      BackupCodeEntity,
+      codes.map((code) => ({ userId, codeHash: backupCodeHash(code) })),
+    );
     return codes;
   }
 
   async setIpWhitelist(em: EntityManager, principal: Principal, enabled: boolean, client: ClientInfo) {
-    await em.execute(`update "operations"."app_user" set "ip_whitelist" = ? where "id" = ?`, [enabled, principal.userId]);
+    await em.nativeUpdate(AppUserEntity, { id: principal.userId }, { ipWhitelist: enabled });
     if (enabled && client.ip) {
-      await em.execute(`insert into "operations"."allowed_ip" ("user_id", "ip") values (?, ?) on conflict do nothing`, [
-        principal.userId,
-        client.ip,
-      ]);
+      await em
+        .createQueryBuilder(AllowedIpEntity)
+        .insert({ userId: principal.userId, ip: client.ip })
+        .onConflict(['userId', 'ip'])
+        .ignore()
+        .execute();
     }
     return this.security(em, principal);
   }
 
   async removeAllowedIp(em: EntityManager, principal: Principal, ip: string) {
-    await em.execute(`delete from "operations"."allowed_ip" where "user_id" = ? and "ip" = ?`, [principal.userId, ip]);
+    await em.nativeDelete(AllowedIpEntity, { userId: principal.userId, ip });
     return this.security(em, principal);
   }
 

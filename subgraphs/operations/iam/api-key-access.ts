@@ -53,6 +53,7 @@ export class ApiKeyAccess {
   constructor(private readonly root: EntityManager) {}
 
   async admit(ctx: SubgraphContext, secret: string, access: OperationsAccess, contract: OperationContract): Promise<KeyCaller> {
+    // raw SQL: key, owner and plan in one round trip on every keyed call
     const [key] = await ctx.em.execute<KeyRow[]>(
       `select k."id", k."organization_id", k."user_id", k."scopes", k."expires_at", k."expires_at" <= now() as "expired",
          k."revoked_at" is not null as "revoked", u."roles", u."object_ids", u."super_admin",
@@ -94,6 +95,7 @@ export class ApiKeyAccess {
    */
   async report(ctx: SubgraphContext, key: Pick<KeyRow, 'organization_id' | 'plan'>): Promise<void> {
     const limit = DAILY_QUOTA[key.plan];
+    // raw SQL: the day's usage and the next UTC midnight by the database clock
     const [row] = await ctx.em.execute<Array<{ count: number | null; reset: number }>>(
       `select (select "count" from "operations"."api_key_usage" where "organization_id" = ? and "day" = (now() at time zone 'utc')::date) as "count",
          extract(epoch from date_trunc('day', now() at time zone 'utc') + interval '1 day')::bigint as "reset"`,
@@ -104,6 +106,7 @@ export class ApiKeyAccess {
 
   /** The quota headers for a key that is refused where a user's bearer token is needed. */
   async reportFor(ctx: SubgraphContext, secret: string): Promise<void> {
+    // raw SQL: key and plan in one round trip
     const [key] = await ctx.em.execute<Array<Pick<KeyRow, 'organization_id' | 'plan'>>>(
       `select k."organization_id", o."plan" from "operations"."api_key" k
        join "operations"."organization" o on o."id" = k."organization_id" where k."key_hash" = ?`,
@@ -114,6 +117,7 @@ export class ApiKeyAccess {
   }
 
   private async nextReset(ctx: SubgraphContext): Promise<number> {
+    // raw SQL: the next UTC midnight by the database clock
     const [row] = await ctx.em.execute<Array<{ reset: number }>>(
       `select extract(epoch from date_trunc('day', now() at time zone 'utc') + interval '1 day')::bigint as "reset"`,
     );
@@ -123,6 +127,7 @@ export class ApiKeyAccess {
   /** One call against today's quota: a conditional upsert, so concurrent calls never pass the limit. */
   private async count(ctx: SubgraphContext, key: KeyRow): Promise<void> {
     const limit = DAILY_QUOTA[key.plan];
+    // raw SQL: atomic upsert-increment of the day's counter, committed on its own
     const [row] = await this.root.fork().execute<Array<{ count: number | null; reset: number }>>(
       `with "used" as (
          insert into "operations"."api_key_usage" as q ("organization_id", "day", "count")

@@ -2,43 +2,29 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKeyScope } from '../../../contracts/access.js';
 import type { ApiKeyData } from '../../../contracts/operations/iam-types.js';
-import { cursorList } from '../core/cursor-list.js';
+import { entityCursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { OperationsError } from '../operations.errors.js';
 import { sha256Hex } from './account-tokens.js';
+import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
 
 /** The fixed prefix of every key: it tells a leaked secret apart in logs and scanners. */
 export const API_KEY_PREFIX = 'qsk_';
 /** Characters of a key shown in settings. */
 const SHOWN = 12;
 
-export interface ApiKeyRow {
-  id: string;
-  organization_id: string;
-  user_id: string;
-  label: string;
-  prefix: string;
-  scopes: ApiKeyScope[];
-  expires_at: Date;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-  created_at: Date;
-}
-
-const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
-
-export const apiKeyData = (row: ApiKeyRow): ApiKeyData => ({
-  id: row.id,
-  label: row.label,
-  prefix: row.prefix,
-  scopes: row.scopes,
-  user_id: row.user_id,
-  organization_id: row.organization_id,
-  expires_at: iso(row.expires_at)!,
-  revoked_at: iso(row.revoked_at),
-  last_used_at: iso(row.last_used_at),
-  created_at: iso(row.created_at)!,
-  status: row.revoked_at ? 'revoked' : new Date(row.expires_at) <= new Date() ? 'expired' : 'active',
+export const apiKeyData = (key: ApiKey): ApiKeyData => ({
+  id: key.id,
+  label: key.label,
+  prefix: key.prefix,
+  scopes: key.scopes,
+  user_id: key.userId,
+  organization_id: key.organizationId,
+  expires_at: key.expiresAt.toISOString(),
+  revoked_at: key.revokedAt?.toISOString() ?? null,
+  last_used_at: key.lastUsedAt?.toISOString() ?? null,
+  created_at: key.createdAt.toISOString(),
+  status: key.revokedAt ? 'revoked' : key.expiresAt <= new Date() ? 'expired' : 'active',
 });
 
 interface NewKey {
@@ -66,48 +52,40 @@ export class ApiKeysService {
 
   private async insert(em: EntityManager, organizationId: string, userId: string, input: NewKey) {
     const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const [row] = await em.execute<ApiKeyRow[]>(
-      `insert into "operations"."api_key" ("organization_id", "user_id", "label", "prefix", "key_hash", "scopes", "expires_at")
-       values (?, ?, ?, ?, ?, ?::text[], now() + make_interval(days => ?)) returning *`,
-      [
-        organizationId,
-        userId,
-        input.label,
-        key.slice(0, SHOWN),
-        sha256Hex(key),
-        `{${[...new Set(input.scopes)].map((scope) => `"${scope}"`).join(',')}}`,
-        input.expires_in_days,
-      ],
-    );
-    return { key, api_key: apiKeyData(row!) };
+    const now = new Date();
+    const apiKey = em.create(ApiKeyEntity, {
+      organizationId,
+      userId,
+      label: input.label,
+      prefix: key.slice(0, SHOWN),
+      keyHash: sha256Hex(key),
+      scopes: [...new Set(input.scopes)],
+      expiresAt: new Date(now.getTime() + input.expires_in_days * 86_400_000),
+      createdAt: now,
+    });
+    await em.flush();
+    return { key, api_key: apiKeyData(apiKey) };
   }
 
   list(em: EntityManager, principal: Principal, page: { cursor?: string; limit: number }) {
-    const where = ['"organization_id" = ?'];
-    const params: unknown[] = [principal.organizationId];
-    if (!this.managesAll(principal)) {
-      where.push('"user_id" = ?');
-      params.push(principal.userId);
-    }
-    return cursorList(em, { table: '"operations"."api_key"', where, params, orderBy: 'created_at', direction: 'desc' }, page, (row) =>
-      apiKeyData(row as unknown as ApiKeyRow),
-    );
+    const where = this.managesAll(principal)
+      ? { organizationId: principal.organizationId! }
+      : { organizationId: principal.organizationId!, userId: principal.userId };
+    return entityCursorList(em, { entity: ApiKeyEntity, where, orderBy: 'createdAt', direction: 'desc' }, page, apiKeyData);
   }
 
   async revoke(em: EntityManager, principal: Principal, keyId: string) {
-    await this.visible(em, principal, keyId);
-    const [row] = await em.execute<ApiKeyRow[]>(
-      `update "operations"."api_key" set "revoked_at" = coalesce("revoked_at", now()) where "id" = ? returning *`,
-      [keyId],
-    );
-    return apiKeyData(row!);
+    const apiKey = await this.visible(em, principal, keyId);
+    apiKey.revokedAt ??= new Date();
+    await em.flush();
+    return apiKeyData(apiKey);
   }
 
   /** A new key like the old one (owner, scopes, lifetime), labelled `-v2`; the old one stays until revoked. */
   async rotate(em: EntityManager, principal: Principal, keyId: string) {
     const old = await this.visible(em, principal, keyId);
-    const days = Math.max(1, Math.round((new Date(old.expires_at).getTime() - new Date(old.created_at).getTime()) / 86_400_000));
-    return this.insert(em, old.organization_id, old.user_id, {
+    const days = Math.max(1, Math.round((old.expiresAt.getTime() - old.createdAt.getTime()) / 86_400_000));
+    return this.insert(em, old.organizationId, old.userId, {
       label: rotatedLabel(old.label).slice(0, 200),
       scopes: old.scopes,
       expires_in_days: days,
@@ -118,12 +96,9 @@ export class ApiKeysService {
     return principal.superAdmin || principal.roles.includes('Admin');
   }
 
-  private async visible(em: EntityManager, principal: Principal, keyId: string): Promise<ApiKeyRow> {
-    const [row] = await em.execute<ApiKeyRow[]>(`select * from "operations"."api_key" where "id" = ? and "organization_id" = ?`, [
-      keyId,
-      principal.organizationId,
-    ]);
-    if (!row || (!this.managesAll(principal) && row.user_id !== principal.userId)) throw OperationsError.apiKeyNotFound();
-    return row;
+  private async visible(em: EntityManager, principal: Principal, keyId: string): Promise<ApiKey> {
+    const apiKey = await em.findOne(ApiKeyEntity, { id: keyId, organizationId: principal.organizationId });
+    if (!apiKey || (!this.managesAll(principal) && apiKey.userId !== principal.userId)) throw OperationsError.apiKeyNotFound();
+    return apiKey;
   }
 }

@@ -19,6 +19,7 @@ export class AttemptCounter {
 
   /** Counts one attempt of `scope` by `subject`; over `limit` in the window → `ATTEMPTS_LIMITED`. */
   async hit(scope: string, subject: string, limit: number, windowSeconds: number): Promise<void> {
+    // raw SQL: atomic upsert-increment in a fixed window computed by the database clock
     const [row] = await this.root.fork().execute<Array<{ count: number; retry_after: number }>>(
       `with "window" as (select to_timestamp(floor(extract(epoch from now()) / ?) * ?) as "start")
        insert into "operations"."attempt_counter" as c ("scope", "subject", "window_start", "count")
@@ -33,6 +34,7 @@ export class AttemptCounter {
 
   /** Windows that ended a day ago are of no use. */
   private async purge(): Promise<void> {
+    // raw SQL: bulk delete of old windows
     await this.root.fork().execute(`delete from "operations"."attempt_counter" where "window_start" < now() - interval '1 day'`);
   }
 

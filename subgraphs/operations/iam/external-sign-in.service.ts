@@ -11,6 +11,8 @@ import { ACCOUNT_TOKENS, accountTokens, sha256Hex } from './account-tokens.js';
 import type { ClientInfo } from './client.js';
 import type { IamService } from './iam.service.js';
 import type { AccountRow, PendingSecondFactor } from './sign-in.js';
+import { AppUserEntity } from './app-user.entity.js';
+import { ExternalIdentityEntity, ExternalLoginEntity, type ExternalLogin } from './external-identity.entity.js';
 
 type ErrorCode = keyof typeof EXTERNAL_SIGN_IN_ERRORS;
 
@@ -19,14 +21,7 @@ const START_MINUTES = 10;
 /** A same-origin path: `/…` but not `//…` (another host) nor a backslash trick. */
 const SAME_ORIGIN_PATH = /^\/(?![/\\])[^\s\\]*$/;
 
-interface StartedLogin {
-  provider: string;
-  code_verifier: string;
-  nonce: string;
-  locale: string;
-  next: string | null;
-  redirect_uri: string;
-}
+type StartedLogin = ExternalLogin;
 
 /** Thrown inside the callback to end it with a redirect carrying the code. */
 class ExternalFailure extends Error {
@@ -84,11 +79,17 @@ export class ExternalSignInService {
     const verifier = oidc.randomPKCECodeVerifier();
     const redirectUri = `${client.baseUrl}/api/v1/iam/identity-providers/${name}/callback`;
     const next = input.next && SAME_ORIGIN_PATH.test(input.next) ? input.next : null;
-    await em.execute(
-      `insert into "operations"."external_login" ("state", "provider", "code_verifier", "nonce", "locale", "next", "redirect_uri", "expires_at")
-       values (?, ?, ?, ?, ?, ?, ?, now() + make_interval(mins => ?))`,
-      [sha256Hex(state), name, verifier, nonce, input.locale, next, redirectUri, START_MINUTES],
-    );
+    em.create(ExternalLoginEntity, {
+      state: sha256Hex(state),
+      provider: name,
+      codeVerifier: verifier,
+      nonce,
+      locale: input.locale,
+      next,
+      redirectUri,
+      expiresAt: new Date(Date.now() + START_MINUTES * 60_000),
+    });
+    await em.flush();
     const url = oidc.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
       scope: 'openid email profile',
@@ -129,22 +130,21 @@ export class ExternalSignInService {
   private async started(em: EntityManager, name: string, state: string | undefined): Promise<StartedLogin> {
     if (!this.providers.some((provider) => provider.name === name)) throw new ExternalFailure('provider_disabled');
     if (!state) throw new ExternalFailure('state_mismatch');
-    const [started] = await em.execute<StartedLogin[]>(
-      `delete from "operations"."external_login" where "state" = ? and "provider" = ? and "expires_at" > now()
-       returning "provider", "code_verifier", "nonce", "locale", "next", "redirect_uri"`,
-      [sha256Hex(state), name],
-    );
+    const started = await em.findOne(ExternalLoginEntity, { state: sha256Hex(state), provider: name, expiresAt: { $gt: new Date() } });
+    // Taken by the call whose delete removed it: a state is good for one callback only.
+    if (started && (await em.nativeDelete(ExternalLoginEntity, { state: started.state })) === 0)
+      throw new ExternalFailure('state_mismatch');
     if (!started) throw new ExternalFailure('state_mismatch');
     return started;
   }
 
   private async claims(name: string, started: StartedLogin, query: Record<string, string | undefined>) {
-    const callbackUrl = new URL(started.redirect_uri);
+    const callbackUrl = new URL(started.redirectUri);
     for (const [key, value] of Object.entries(query)) if (value !== undefined) callbackUrl.searchParams.set(key, value);
     try {
       const configuration = await this.configuration(name);
       const tokens = await oidc.authorizationCodeGrant(configuration, callbackUrl, {
-        pkceCodeVerifier: started.code_verifier,
+        pkceCodeVerifier: started.codeVerifier,
         expectedState: query.state,
         expectedNonce: started.nonce,
         idTokenExpected: true,
@@ -166,13 +166,11 @@ export class ExternalSignInService {
    */
   private async account(em: EntityManager, name: string, claims: oidc.IDToken, locale: string): Promise<AccountRow> {
     const email = typeof claims.email === 'string' ? claims.email.trim() : '';
-    const linked = await em.execute<Array<{ user_id: string }>>(
-      `select "user_id" from "operations"."external_identity" where "provider" = ? and "subject" = ?`,
-      [name, claims.sub],
-    );
-    let userId = linked[0]?.user_id;
+    const linked = await em.findOne(ExternalIdentityEntity, { provider: name, subject: claims.sub });
+    let userId = linked?.userId;
     if (!userId) {
       if (!email || claims.email_verified !== true) throw new ExternalFailure('email_missing', locale);
+      // raw SQL: one conditional update matched case-insensitively (the password goes only when the address was never verified).
       const [existing] = await em.execute<Array<{ id: string }>>(
         `update "operations"."app_user" set
            "password_hash" = case when "email_verified_at" is null then null else "password_hash" end,
@@ -181,10 +179,12 @@ export class ExternalSignInService {
         [email],
       );
       userId = existing?.id ?? (await this.register(em, email, claims));
-      await em.execute(
-        `insert into "operations"."external_identity" ("provider", "subject", "user_id") values (?, ?, ?) on conflict do nothing`,
-        [name, claims.sub, userId],
-      );
+      await em
+        .createQueryBuilder(ExternalIdentityEntity)
+        .insert({ provider: name, subject: claims.sub, userId })
+        .onConflict(['provider', 'subject'])
+        .ignore()
+        .execute();
     }
     const account = await this.iam.signIn.account(em, { id: userId });
     if (!account?.active) throw new ExternalFailure('account_banned', locale);
@@ -193,11 +193,9 @@ export class ExternalSignInService {
 
   private async register(em: EntityManager, email: string, claims: oidc.IDToken): Promise<string> {
     const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim().slice(0, 200) : email.split('@')[0]!;
-    const [created] = await em.execute<Array<{ id: string }>>(
-      `insert into "operations"."app_user" ("email", "name", "email_verified_at") values (?, ?, now()) returning "id"`,
-      [email, name],
-    );
-    return created!.id;
+    const user = em.create(AppUserEntity, { email, name, emailVerifiedAt: new Date() });
+    await em.flush();
+    return user.id;
   }
 
   private failureOf(error: unknown): ErrorCode {

@@ -7,7 +7,10 @@ import type { Mailer } from '../../shared/mailer.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { OperationsError } from '../operations.errors.js';
-import { organizationData, type OrganizationRow } from '../organizations/organizations.service.js';
+import { OrganizationEntity } from '../organizations/organization.entity.js';
+import { AppUserEntity } from './app-user.entity.js';
+import { RefreshTokenEntity, RevokedAccessTokenEntity } from './session.entity.js';
+import { organizationData } from '../organizations/organizations.service.js';
 import { ACCOUNT_TOKENS, accountTokens, sha256Hex } from './account-tokens.js';
 import type { ClientInfo } from './client.js';
 import type { SignInFlow, SignInStep } from './sign-in.js';
@@ -71,11 +74,14 @@ export class IamService {
     const claims = { org: user.organization_id, roles: user.roles, sa: user.super_admin, email: user.email };
     const accessToken = await this.keys.sign(claims, user.id, jti, TOKEN_LIFETIME.accessSeconds);
     const refreshToken = `rt_${randomBytes(32).toString('base64url')}`;
-    await em.execute(
-      `insert into "operations"."refresh_token" ("user_id", "family_id", "token_hash", "access_jti", "expires_at")
-       values (?, ?, ?, ?, now() + interval '${TOKEN_LIFETIME.refreshDays} days')`,
-      [user.id, family, sha256Hex(refreshToken), jti],
-    );
+    em.create(RefreshTokenEntity, {
+      userId: user.id,
+      familyId: family,
+      tokenHash: sha256Hex(refreshToken),
+      accessJti: jti,
+      expiresAt: new Date(Date.now() + TOKEN_LIFETIME.refreshDays * 86_400_000),
+    });
+    await em.flush();
     return {
       access_token: accessToken,
       token_type: 'Bearer',
@@ -94,6 +100,7 @@ export class IamService {
    * the call is refused.
    */
   async refresh(em: EntityManager, token: string): Promise<LoginData> {
+    // raw SQL: a refresh token is rotated by one conditional update, so it works once
     const [spent] = await em.execute<Array<{ user_id: string; family_id: string }>>(
       `update "operations"."refresh_token" set "rotated_at" = now()
        where "token_hash" = ? and "rotated_at" is null and "revoked_at" is null and "expires_at" > now()
@@ -101,6 +108,7 @@ export class IamService {
       [sha256Hex(token)],
     );
     if (spent) {
+      // raw SQL: insert … select … on conflict: the rotated token's access token revoked in one statement
       await em.execute(
         `insert into "operations"."revoked_access_token" ("jti", "expires_at")
          select "access_jti", "created_at" + interval '${TOKEN_LIFETIME.accessSeconds} seconds' from "operations"."refresh_token"
@@ -109,12 +117,10 @@ export class IamService {
       );
     }
     if (!spent) {
-      const [known] = await em.execute<Array<{ family_id: string; rotated: boolean }>>(
-        `select "family_id", "rotated_at" is not null as "rotated" from "operations"."refresh_token" where "token_hash" = ?`,
-        [sha256Hex(token)],
-      );
-      if (!known?.rotated) throw OperationsError.refreshTokenInvalid();
-      await this.root.fork().transactional((own) => this.revokeFamily(own, known.family_id));
+      // A rotated token presented again is reuse: its whole family goes.
+      const known = await em.findOne(RefreshTokenEntity, { tokenHash: sha256Hex(token) });
+      if (!known?.rotatedAt) throw OperationsError.refreshTokenInvalid();
+      await this.root.fork().transactional((own) => this.revokeFamily(own, known.familyId));
       throw OperationsError.refreshTokenReused();
     }
     const account = await this.signIn.account(em, { id: spent.user_id });
@@ -124,29 +130,26 @@ export class IamService {
 
   /** Revokes the access token presented and every refresh token of its sign-in. */
   async logout(em: EntityManager, principal: Principal): Promise<{ revoked: boolean }> {
-    await em.execute(`insert into "operations"."revoked_access_token" ("jti", "expires_at") values (?, ?) on conflict do nothing`, [
-      principal.tokenId,
-      principal.tokenExpiresAt,
-    ]);
-    const [row] = await em.execute<Array<{ family_id: string }>>(
-      `select "family_id" from "operations"."refresh_token" where "access_jti" = ?`,
-      [principal.tokenId],
-    );
-    if (row) await this.revokeFamily(em, row.family_id);
+    await em
+      .createQueryBuilder(RevokedAccessTokenEntity)
+      .insert({ jti: principal.tokenId, expiresAt: principal.tokenExpiresAt })
+      .onConflict('jti')
+      .ignore()
+      .execute();
+    const token = await em.findOne(RefreshTokenEntity, { accessJti: principal.tokenId });
+    if (token) await this.revokeFamily(em, token.familyId);
     return { revoked: true };
   }
 
   /** Signs the user out everywhere: every refresh token and every access token issued with one. */
   async revokeAllSessions(em: EntityManager, userId: string): Promise<void> {
-    const families = await em.execute<Array<{ family_id: string }>>(
-      `select distinct "family_id" from "operations"."refresh_token" where "user_id" = ? and "revoked_at" is null`,
-      [userId],
-    );
-    for (const { family_id } of families) await this.revokeFamily(em, family_id);
+    const tokens = await em.find(RefreshTokenEntity, { userId, revokedAt: null }, { orderBy: { createdAt: 'asc' } });
+    for (const family of new Set(tokens.map((token) => token.familyId))) await this.revokeFamily(em, family);
   }
 
   /** The caller's sign-ins whose refresh token is still usable, the current one marked. */
   async sessions(em: EntityManager, principal: Principal) {
+    // raw SQL: sessions are aggregated per family (min/max/bool_or) in the database
     const rows = await em.execute<Array<{ id: string; started_at: Date; refreshed_at: Date; expires_at: Date; current: boolean }>>(
       `select "family_id" as "id", min("created_at") as "started_at", max("created_at") as "refreshed_at",
          max("expires_at") filter (where "rotated_at" is null and "revoked_at" is null) as "expires_at",
@@ -171,17 +174,15 @@ export class IamService {
 
   /** Signs out one of the caller's sessions; another user's, or one already ended, is not found. */
   async revokeSession(em: EntityManager, principal: Principal, family: string): Promise<{ done: true }> {
-    const [row] = await em.execute<Array<{ family_id: string }>>(
-      `select "family_id" from "operations"."refresh_token" where "family_id" = ? and "user_id" = ? and "revoked_at" is null limit 1`,
-      [family, principal.userId],
-    );
-    if (!row) throw OperationsError.notFound('Session');
+    const open = await em.count(RefreshTokenEntity, { familyId: family, userId: principal.userId, revokedAt: null });
+    if (open === 0) throw OperationsError.notFound('Session');
     await this.revokeFamily(em, family);
     return { done: true };
   }
 
   /** Signs out every session of the caller but the current one. */
   async revokeOtherSessions(em: EntityManager, principal: Principal): Promise<{ done: true }> {
+    // raw SQL: the other families, by a subquery on the current access token
     const families = await em.execute<Array<{ family_id: string }>>(
       `select distinct "family_id" from "operations"."refresh_token" where "user_id" = ? and "revoked_at" is null
          and "family_id" not in (select "family_id" from "operations"."refresh_token" where "access_jti" = ?::uuid)`,
@@ -192,12 +193,14 @@ export class IamService {
   }
 
   private async revokeFamily(em: EntityManager, family: string): Promise<void> {
+    // raw SQL: insert … select … on conflict: every access token of the family revoked in one statement
     await em.execute(
       `insert into "operations"."revoked_access_token" ("jti", "expires_at")
        select "access_jti", "created_at" + interval '${TOKEN_LIFETIME.accessSeconds} seconds' from "operations"."refresh_token"
        where "family_id" = ? on conflict do nothing`,
       [family],
     );
+    // raw SQL: bulk update of the family's open tokens
     await em.execute(`update "operations"."refresh_token" set "revoked_at" = now() where "family_id" = ? and "revoked_at" is null`, [
       family,
     ]);
@@ -211,11 +214,12 @@ export class IamService {
 
   private async organizationsOf(em: EntityManager, user: UserRow): Promise<OrganizationData[]> {
     if (!user.organization_id) return [];
-    const rows = await em.execute<OrganizationRow[]>(`select * from "operations"."organization" where "id" = ?`, [user.organization_id]);
-    return rows.map(organizationData);
+    const organizations = await em.find(OrganizationEntity, { id: user.organization_id });
+    return organizations.map(organizationData);
   }
 
   async user(em: EntityManager, id: string): Promise<UserRow | undefined> {
+    // raw SQL: the user row in the UserRow shape the sign-in flow shares
     const [row] = await em.execute<UserRow[]>(`select ${USER_COLUMNS} from "operations"."app_user" u where u."id" = ?`, [id]);
     return row;
   }
@@ -232,8 +236,8 @@ export class IamService {
       throw OperationsError.forbidden('An Admin creates users in their own organization only.');
     }
     if (!organizationId) throw OperationsError.organizationRequired();
-    const [organization] = await em.execute(`select 1 from "operations"."organization" where "id" = ?`, [organizationId]);
-    if (!organization) throw OperationsError.organizationNotFound();
+    const organization = await em.count(OrganizationEntity, { id: organizationId });
+    if (organization === 0) throw OperationsError.organizationNotFound();
     const objectIds = [...new Set(input.objectIds)];
     await this.checkObjects(em, organizationId, objectIds);
     const user = await this.insertUser(em, { ...input, objectIds, organizationId });
@@ -255,6 +259,7 @@ export class IamService {
 
   /** A user created by an Admin or at first start: verified at once when given a password. */
   async insertUser(em: EntityManager, user: NewUser): Promise<UserRow> {
+    // raw SQL: `on conflict (lower(email)) do nothing`: the conflict target is an expression index
     const rows = await em.execute<UserRow[]>(
       `insert into "operations"."app_user" as u ("email", "password_hash", "name", "organization_id", "roles", "object_ids", "super_admin", "email_verified_at")
        values (?, ?, ?, ?, ?::text[], ?::uuid[], ?, case when ? then now() end)
@@ -276,6 +281,7 @@ export class IamService {
 
   /** Bans or lifts a ban on a user of the caller's organization (any user for the super-admin, never themselves). */
   async setBanned(em: EntityManager, principal: Principal, id: string, banned: boolean): Promise<UserData> {
+    // raw SQL: one conditional update (not oneself, same organization unless super-admin), first ban time kept
     const [row] = await em.execute<UserRow[]>(
       `update "operations"."app_user" u set "banned_at" = case when ? then coalesce("banned_at", now()) end, "updated_at" = now()
        where u."id" = ? and u."id" <> ? and (? or u."organization_id" = ?) returning ${USER_COLUMNS}`,
@@ -297,13 +303,13 @@ export class IamService {
     id: string,
     change: { roles?: readonly OperationsRole[]; objectIds?: readonly string[]; apiAccess?: boolean },
   ): Promise<UserData> {
-    const [user] = await em.execute<Array<{ id: string }>>(
-      `select u."id" from "operations"."app_user" u where u."id" = ? and u."organization_id" = ? and not u."super_admin"`,
-      [id, principal.organizationId],
-    );
-    if (!user) throw OperationsError.notFound('User');
+    const user = principal.organizationId
+      ? await em.count(AppUserEntity, { id, organizationId: principal.organizationId, superAdmin: false })
+      : 0;
+    if (user === 0) throw OperationsError.notFound('User');
     const objectIds = change.objectIds ? [...new Set(change.objectIds)] : undefined;
     if (objectIds) await this.checkObjects(em, principal.organizationId!, objectIds);
+    // raw SQL: partial update keeping unset fields (coalesce), returning the UserRow shape
     const [row] = await em.execute<UserRow[]>(
       `update "operations"."app_user" u set "roles" = coalesce(?::text[], "roles"), "object_ids" = coalesce(?::uuid[], "object_ids"),
          "api_access" = coalesce(?::boolean, "api_access"), "updated_at" = now()
@@ -321,14 +327,17 @@ export class IamService {
    */
   private async checkObjects(em: EntityManager, organizationId: string, objectIds: readonly string[]): Promise<void> {
     if (objectIds.length === 0) return;
+    // raw SQL: switches the tenant setting to read another organization's objects
     const [tenant] = await em.execute<Array<{ previous: string | null }>>(
       `select current_setting('app.organization_id', true) as "previous", set_config('app.organization_id', ?, true)`,
       [organizationId],
     );
+    // raw SQL: ids checked in one round trip under that setting
     const found = await em.execute<Array<{ id: string }>>(
       `select "id"::text as "id" from "operations"."production_object" where "id" = any(?::uuid[]) and "organization_id" = ? and "deleted_at" is null`,
       [`{${objectIds.join(',')}}`, organizationId],
     );
+    // raw SQL: puts the tenant setting back
     await em.execute(`select set_config('app.organization_id', ?, true)`, [tenant?.previous ?? '']);
     const known = new Set(found.map((row) => row.id.toLowerCase()));
     const unknown = objectIds.filter((objectId) => !known.has(objectId.toLowerCase()));

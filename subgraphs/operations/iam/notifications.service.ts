@@ -3,14 +3,17 @@ import { Notification } from '../../../contracts/operations/notifications.contra
 import type { z } from 'zod';
 import type { Mailer } from '../../shared/mailer.js';
 import { afterCommit } from '../core/after-commit.js';
-import { cursorList } from '../core/cursor-list.js';
+import { entityCursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
 import type { SystemRoleBook } from '../core/system-roles.js';
 import { OperationsError } from '../operations.errors.js';
+import { AppUserEntity } from './app-user.entity.js';
+import { NotificationEntity, type Notification as NotificationRecord } from './notification.entity.js';
 
-const TABLE = '"operations"."notification"';
-const toNotification = recordMapper<z.output<typeof Notification>>(Notification);
+const toNotification = recordMapper<z.output<typeof Notification>>(Notification, 'entity') as (
+  notification: NotificationRecord,
+) => z.output<typeof Notification>;
 
 /** A notice for the users whose roles may call an operation, e.g. approve what was submitted. */
 export interface Notice {
@@ -32,18 +35,10 @@ export class NotificationsService {
   ) {}
 
   list(em: EntityManager, caller: Principal, input: { unread?: boolean; cursor?: string; limit: number }) {
-    return cursorList(
+    const read = input.unread === true ? { readAt: null } : input.unread === false ? { readAt: { $ne: null } } : {};
+    return entityCursorList(
       em,
-      {
-        table: TABLE,
-        where: [
-          '"user_id" = ?',
-          ...(input.unread === true ? ['"read_at" is null'] : input.unread === false ? ['"read_at" is not null'] : []),
-        ],
-        params: [caller.userId],
-        orderBy: 'created_at',
-        direction: 'desc',
-      },
+      { entity: NotificationEntity, where: { userId: caller.userId, ...read }, orderBy: 'createdAt', direction: 'desc' },
       input,
       toNotification,
     );
@@ -51,12 +46,11 @@ export class NotificationsService {
 
   /** Marks the caller's own notification read (the first time counts); another user's is missing. */
   async markRead(em: EntityManager, caller: Principal, id: string) {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `update ${TABLE} set "read_at" = coalesce("read_at", now()) where "id" = ? and "user_id" = ? returning *`,
-      [id, caller.userId],
-    );
-    if (!row) throw OperationsError.notFound('Notification');
-    return toNotification(row);
+    const notification = await em.findOne(NotificationEntity, { id, userId: caller.userId });
+    if (!notification) throw OperationsError.notFound('Notification');
+    notification.readAt ??= new Date();
+    await em.flush();
+    return toNotification(notification);
   }
 
   /**
@@ -67,18 +61,23 @@ export class NotificationsService {
     const book = await this.roles.roles(organizationId, em);
     const codes = [...book].filter(([, grant]) => grant.permissions.has(operation)).map(([code]) => code);
     if (codes.length === 0) return [];
-    const users = await em.execute<Array<{ id: string; email: string }>>(
-      `select "id", "email" from "operations"."app_user"
-       where "organization_id" = ? and "active" and "banned_at" is null and "roles" && ?::text[] order by "id"`,
-      [organizationId, `{${codes.join(',')}}`],
+    const users = await em.find(
+      AppUserEntity,
+      { organizationId, active: true, bannedAt: null, roles: { $overlap: codes } },
+      { orderBy: { id: 'asc' } },
     );
     for (const user of users) {
-      await em.execute(
-        `insert into ${TABLE} ("organization_id", "user_id", "type", "title", "body", "data") values (?, ?, ?, ?, ?, ?::jsonb)`,
-        [organizationId, user.id, notice.type, notice.title, notice.body, JSON.stringify(notice.data)],
-      );
+      em.create(NotificationEntity, {
+        organizationId,
+        userId: user.id,
+        type: notice.type,
+        title: notice.title,
+        body: notice.body,
+        data: { ...notice.data },
+      });
       afterCommit(em, () => this.mailer.send({ to: user.email, subject: notice.title, text: notice.body }));
     }
+    await em.flush();
     return users.map((user) => user.id);
   }
 }

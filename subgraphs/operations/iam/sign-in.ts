@@ -9,6 +9,8 @@ import { OperationsError } from '../operations.errors.js';
 import { ACCOUNT_TOKENS, accountTokens, sha256Hex } from './account-tokens.js';
 import type { ClientInfo } from './client.js';
 import { USER_COLUMNS, type UserRow } from './users.js';
+import { LoginEventEntity } from './login-event.entity.js';
+import { AllowedIpEntity, BackupCodeEntity, TwoFactorChallengeEntity } from './two-factor.entity.js';
 
 /** Lifetimes and limits of a pending second factor (seed 001, part C, 2.7). */
 export const SECOND_FACTOR = { minutes: 10, tries: 5 } as const;
@@ -59,6 +61,7 @@ export class SignInFlow {
   ) {}
 
   async account(em: EntityManager, where: { id: string } | { email: string }): Promise<AccountRow | undefined> {
+    // raw SQL: the account in the AccountRow shape, matched case-insensitively by e-mail
     const [row] = await em.execute<AccountRow[]>(
       'id' in where
         ? `select ${ACCOUNT_COLUMNS} from "operations"."app_user" u where u."id" = ?`
@@ -111,11 +114,8 @@ export class SignInFlow {
     if (account.two_factor_email) methods.push('email');
     if (account.totp_enabled) methods.push('totp');
     if (methods.length === 0) return methods;
-    const [backup] = await em.execute<Array<{ left: number }>>(
-      `select count(*)::int as "left" from "operations"."backup_code" where "user_id" = ? and "used_at" is null`,
-      [account.id],
-    );
-    if ((backup?.left ?? 0) > 0) methods.push('backup_code');
+    const backupCodes = await em.count(BackupCodeEntity, { userId: account.id, usedAt: null });
+    if (backupCodes > 0) methods.push('backup_code');
     return methods;
   }
 
@@ -125,21 +125,24 @@ export class SignInFlow {
     methods: SecondFactorMethodName[],
     client: ClientInfo,
   ): Promise<PendingSecondFactor> {
-    const [row] = await em.execute<Array<{ id: string; expires_at: Date }>>(
-      `insert into "operations"."two_factor_challenge" ("user_id", "ip", "user_agent", "expires_at")
-       values (?, ?, ?, now() + make_interval(mins => ?)) returning "id", "expires_at"`,
-      [account.id, client.ip, client.userAgent, SECOND_FACTOR.minutes],
-    );
-    if (methods.includes('email')) await this.mailCode(em, row!.id, account.email);
-    return { challenge_id: row!.id, methods, expires_at: new Date(row!.expires_at).toISOString() };
+    const challenge = em.create(TwoFactorChallengeEntity, {
+      userId: account.id,
+      ip: client.ip,
+      userAgent: client.userAgent,
+      expiresAt: new Date(Date.now() + SECOND_FACTOR.minutes * 60_000),
+    });
+    await em.flush();
+    if (methods.includes('email')) await this.mailCode(em, challenge.id, account.email);
+    return { challenge_id: challenge.id, methods, expires_at: challenge.expiresAt.toISOString() };
   }
 
   /** A fresh e-mailed code (10 minutes) for a pending challenge; the previous code stops working. */
   private async mailCode(em: EntityManager, challengeId: string, email: string): Promise<void> {
     const code = digits();
-    await em.execute(
-      `update "operations"."two_factor_challenge" set "code_hash" = ?, "code_expires_at" = now() + make_interval(mins => ?) where "id" = ?`,
-      [codeHash(challengeId, code), SECOND_FACTOR.minutes, challengeId],
+    await em.nativeUpdate(
+      TwoFactorChallengeEntity,
+      { id: challengeId },
+      { codeHash: codeHash(challengeId, code), codeExpiresAt: new Date(Date.now() + SECOND_FACTOR.minutes * 60_000) },
     );
     await this.mailer.send({
       to: email,
@@ -150,6 +153,7 @@ export class SignInFlow {
 
   /** Resends the e-mailed code of a pending challenge (only when the account has the e-mail method). */
   async resend(em: EntityManager, challengeId: string): Promise<void> {
+    // raw SQL: the open challenge and its user's e-mail method in one join.
     const [row] = await em.execute<Array<{ email: string; two_factor_email: boolean }>>(
       `select u."email", u."two_factor_email" from "operations"."two_factor_challenge" c
        join "operations"."app_user" u on u."id" = c."user_id"
@@ -172,6 +176,7 @@ export class SignInFlow {
     code: string,
     client: ClientInfo,
   ): Promise<SignInStep> {
+    // raw SQL: an atomic increment bounded in its WHERE, committed on its own, so at most `tries` codes are checked.
     const [counted] = await this.root.fork().execute<Array<{ user_id: string; attempts: number }>>(
       `update "operations"."two_factor_challenge" set "attempts" = "attempts" + 1
        where "id" = ? and "used_at" is null and "expires_at" > now() and "attempts" < ? returning "user_id", "attempts"`,
@@ -186,11 +191,8 @@ export class SignInFlow {
       await this.record(account.id, account.email, client, `second_factor:${method}`, 'second_factor_failed');
       throw OperationsError.secondFactorInvalid(SECOND_FACTOR.tries - counted.attempts);
     }
-    const [finished] = await em.execute(
-      `update "operations"."two_factor_challenge" set "used_at" = now() where "id" = ? and "used_at" is null returning "id"`,
-      [challengeId],
-    );
-    if (!finished) throw OperationsError.secondFactorChallengeInvalid();
+    const finished = await em.nativeUpdate(TwoFactorChallengeEntity, { id: challengeId, usedAt: null }, { usedAt: new Date() });
+    if (finished === 0) throw OperationsError.secondFactorChallengeInvalid();
     await this.record(account.id, account.email, client, `second_factor:${method}`, 'success', em);
     return { kind: 'signed-in', user: account };
   }
@@ -198,18 +200,21 @@ export class SignInFlow {
   private async check(em: EntityManager, challengeId: string, account: AccountRow, method: SecondFactorMethodName, code: string) {
     const given = code.trim();
     if (method === 'email') {
-      const [row] = await em.execute(
-        `select 1 from "operations"."two_factor_challenge" where "id" = ? and "code_hash" = ? and "code_expires_at" > now()`,
-        [challengeId, codeHash(challengeId, given)],
-      );
-      return row !== undefined;
+      const matching = await em.count(TwoFactorChallengeEntity, {
+        id: challengeId,
+        codeHash: codeHash(challengeId, given),
+        codeExpiresAt: { $gt: new Date() },
+      });
+      return matching > 0;
     }
     if (method === 'totp') return this.totpMatches(account.totp_secret, given);
-    const [used] = await em.execute(
-      `update "operations"."backup_code" set "used_at" = now() where "user_id" = ? and "code_hash" = ? and "used_at" is null returning 1`,
-      [account.id, backupCodeHash(given)],
+    // A backup code is spent by one conditional update: it works once.
+    const used = await em.nativeUpdate(
+      BackupCodeEntity,
+      { userId: account.id, codeHash: backupCodeHash(given), usedAt: null },
+      { usedAt: new Date() },
     );
-    return used !== undefined;
+    return used > 0;
   }
 
   /** An authenticator code against a sealed secret, one 30-second step either side. */
@@ -221,8 +226,7 @@ export class SignInFlow {
 
   private async ipAllowed(em: EntityManager, userId: string, ip: string | null): Promise<boolean> {
     if (!ip) return false;
-    const [row] = await em.execute(`select 1 from "operations"."allowed_ip" where "user_id" = ? and "ip" = ?`, [userId, ip]);
-    return row !== undefined;
+    return (await em.count(AllowedIpEntity, { userId, ip })) > 0;
   }
 
   /** The approval link for a blocked address (24 h), committed even though the sign-in is refused. */
@@ -251,9 +255,13 @@ export class SignInFlow {
     outcome: string,
     em: EntityManager = this.root.fork(),
   ): Promise<void> {
-    await em.execute(
-      `insert into "operations"."login_event" ("user_id", "email", "ip", "user_agent", "method", "outcome") values (?, ?, ?, ?, ?, ?)`,
-      [userId, email.slice(0, 254), client.ip, client.userAgent, method, outcome],
-    );
+    await em.insert(LoginEventEntity, {
+      userId,
+      email: email.slice(0, 254),
+      ip: client.ip,
+      userAgent: client.userAgent,
+      method,
+      outcome,
+    });
   }
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { ACCOUNT_TOKEN } from '../../../contracts/identity.js';
 import type { SecretBox } from '../../shared/secret-box.js';
+import { SigningKeyEntity } from './session.entity.js';
 
 /**
  * The keys access tokens are signed with: Ed25519, made once and kept in the database
@@ -16,8 +17,8 @@ export const TOKEN_AUDIENCE = ACCOUNT_TOKEN.audience;
 
 interface KeyRow {
   kid: string;
-  public_jwk: JWK;
-  private_jwk: string;
+  publicJwk: JWK;
+  privateJwk: string;
 }
 
 type Key = Awaited<ReturnType<typeof importJWK>>;
@@ -36,22 +37,25 @@ export class SigningKeys {
       const { publicKey, privateKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
       const kid = randomUUID();
       const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' };
-      await em.execute(`insert into "operations"."signing_key" ("kid", "alg", "public_jwk", "private_jwk") values (?, ?, ?::jsonb, ?)`, [
+      em.create(SigningKeyEntity, {
         kid,
-        ALG,
-        JSON.stringify(publicJwk),
-        this.box.seal(JSON.stringify(await exportJWK(privateKey))),
-      ]);
+        alg: ALG,
+        publicJwk: publicJwk as Record<string, unknown>,
+        privateJwk: this.box.seal(JSON.stringify(await exportJWK(privateKey))),
+      });
+      await em.flush();
       rows = await this.rows(em);
     }
-    for (const row of rows) this.verifiers.set(row.kid, await importJWK(row.public_jwk, ALG));
-    this.publicKeys = rows.map((row) => row.public_jwk);
+    for (const row of rows) this.verifiers.set(row.kid, await importJWK(row.publicJwk, ALG));
+    this.publicKeys = rows.map((row) => row.publicJwk);
     const oldest = rows[0]!;
-    this.signer = { kid: oldest.kid, key: await importJWK(JSON.parse(this.box.unseal(oldest.private_jwk)) as JWK, ALG) };
+    this.signer = { kid: oldest.kid, key: await importJWK(JSON.parse(this.box.unseal(oldest.privateJwk)) as JWK, ALG) };
   }
 
-  private rows(em: EntityManager): Promise<KeyRow[]> {
-    return em.execute<KeyRow[]>(`select "kid", "public_jwk", "private_jwk" from "operations"."signing_key" order by "created_at", "kid"`);
+  private async rows(em: EntityManager): Promise<KeyRow[]> {
+    // Read fresh: another instance may have added a key since this context last looked.
+    const keys = await em.find(SigningKeyEntity, {}, { orderBy: { createdAt: 'asc', kid: 'asc' }, refresh: true });
+    return keys.map((key) => ({ kid: key.kid, publicJwk: key.publicJwk as JWK, privateJwk: key.privateJwk }));
   }
 
   get ready(): boolean {

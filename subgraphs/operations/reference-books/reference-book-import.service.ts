@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { snakeCase } from '../../../contracts/input.js';
@@ -5,6 +6,7 @@ import { unwrap } from '../../../contracts/schema-shape.js';
 import type { Principal } from '../core/principal.js';
 import { publishEvent } from '../core/events.js';
 import { OperationsError } from '../operations.errors.js';
+import { ImportBatchEntity } from './import-batch.entity.js';
 import type { BookTable } from './reference-book.service.js';
 
 /**
@@ -59,8 +61,8 @@ export class ReferenceBookImportService {
     const diff: ImportDiff = { created: 0, updated: 0, unchanged: 0, deactivated: 0, errors: [] };
     const valid = validate(book, rows, diff.errors);
     const existing = new Map(
-      (await em.execute<Row[]>(`select * from ${book.table} where "deleted_at" is null`)).map((raw) => {
-        const record = book.map(raw);
+      (await em.find<Row>(book.entity, { deletedAt: null })).map((entity) => {
+        const record = book.fromEntity(entity);
         return [keyOf(book, record), record] as const;
       }),
     );
@@ -80,42 +82,38 @@ export class ReferenceBookImportService {
     if (mode === 'full_replace') {
       diff.deactivated = [...existing].filter(([key, record]) => record.active === true && !seen.has(key)).length;
     }
-    const [batch] = await em.execute<Array<{ id: string; expires_at: string }>>(
-      `insert into "operations"."import_batch" ("organization_id", "book", "mode", "rows", "diff", "total_rows", "created_by", "expires_at")
-       values (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, now() + interval '${BATCH_LIFETIME_MINUTES} minutes') returning "id", "expires_at"`,
-      [
-        principal.organizationId,
-        book.book.slug,
-        mode,
-        JSON.stringify(valid.map((entry) => entry.row)),
-        JSON.stringify(diff),
-        rows.length,
-        principal.userId,
-      ],
-    );
+    const batch = em.create(ImportBatchEntity, {
+      organizationId: principal.organizationId!,
+      book: book.book.slug,
+      mode,
+      rows: valid.map((entry) => entry.row),
+      diff: { ...diff },
+      totalRows: rows.length,
+      createdBy: principal.userId,
+      expiresAt: new Date(Date.now() + BATCH_LIFETIME_MINUTES * 60_000),
+    });
+    await em.flush();
     return {
-      batchId: batch!.id,
+      batchId: batch.id,
       module: book.book.module,
       entity: book.book.entity,
       mode,
       totalRows: rows.length,
       diff,
-      expiresAt: new Date(batch!.expires_at).toISOString(),
+      expiresAt: batch.expiresAt.toISOString(),
     };
   }
 
   async commit(em: EntityManager, principal: Principal, book: BookTable, batchId: string) {
-    const [batch] = await em.execute<Array<{ rows: Row[]; diff: ImportDiff; mode: string; expired: boolean; committed: boolean }>>(
-      `select "rows", "diff", "mode", "expires_at" <= now() as "expired", "committed_at" is not null as "committed"
-       from "operations"."import_batch" where "id" = ? and "book" = ? for update`,
-      [batchId, book.book.slug],
-    );
+    // Locked: of two concurrent commits of one batch, the second sees it committed.
+    const batch = await em.findOne(ImportBatchEntity, { id: batchId, book: book.book.slug }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!batch) throw OperationsError.importBatchNotFound();
-    if (batch.committed) throw OperationsError.importBatchCommitted();
-    if (batch.expired) throw OperationsError.importBatchExpired();
-    if (batch.diff.errors.length > 0) throw OperationsError.importBatchInvalid(batch.diff.errors.length);
+    if (batch.committedAt) throw OperationsError.importBatchCommitted();
+    if (batch.expiresAt <= new Date()) throw OperationsError.importBatchExpired();
+    const diff = batch.diff as unknown as ImportDiff;
+    if (diff.errors.length > 0) throw OperationsError.importBatchInvalid(diff.errors.length);
     const recordset = JSON.stringify(
-      batch.rows.map((row) => Object.fromEntries(book.columns.map((c) => [c.column, row[c.field] ?? null]))),
+      (batch.rows as Row[]).map((row) => Object.fromEntries(book.columns.map((c) => [c.column, row[c.field] ?? null]))),
     );
     if (book.book.versioned) await this.closeSupersededVersions(em, book, recordset);
     const applied =
@@ -126,11 +124,8 @@ export class ReferenceBookImportService {
       organizationId: principal.organizationId,
       payload: { batchId, book: book.book.slug, mode: batch.mode, applied },
     });
-    await em.execute(`update "operations"."import_batch" set "committed_at" = now(), "applied" = ?, "event_id" = ? where "id" = ?`, [
-      applied,
-      eventId,
-      batchId,
-    ]);
+    em.assign(batch, { committedAt: new Date(), applied, eventId });
+    await em.flush();
     return { batchId, status: 'committed' as const, applied, eventId };
   }
 
@@ -142,6 +137,7 @@ export class ReferenceBookImportService {
   private async upsert(em: EntityManager, principal: Principal, book: BookTable, recordset: string): Promise<number> {
     const columns = book.columns.map((c) => `"${c.column}"`);
     const keys = book.keyColumns.map((column) => `"${column}"`).join(', ');
+    // raw SQL: bulk upsert of the whole batch in one statement, unchanged rows left alone.
     const [row] = await em.execute<Array<{ applied: number }>>(
       `with written as (
          insert into ${book.table} as t ("organization_id", ${columns.join(', ')})
@@ -158,6 +154,7 @@ export class ReferenceBookImportService {
 
   private async deactivateAbsent(em: EntityManager, book: BookTable, recordset: string): Promise<number> {
     const keys = book.keyColumns.map((column) => `"${column}"`).join(', ');
+    // raw SQL: bulk update of every row the batch does not name.
     const [row] = await em.execute<Array<{ deactivated: number }>>(
       `with changed as (
          update ${book.table} set "active" = false, "updated_at" = now()
@@ -173,6 +170,7 @@ export class ReferenceBookImportService {
   /** A new version of a versioned row ends the open version it follows. */
   private async closeSupersededVersions(em: EntityManager, book: BookTable, recordset: string): Promise<void> {
     const key = book.book.versioned!.key.map((field) => `"${snakeCase(field)}"`);
+    // raw SQL: bulk update joined with the batch's rows.
     await em.execute(
       `update ${book.table} t set "valid_to" = r."valid_from", "updated_at" = now()
        from jsonb_to_recordset(?::jsonb) as r(${this.recordsetType(book)})

@@ -1,3 +1,4 @@
+import { type EntitySchema, LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { snakeCase } from '../../../contracts/input.js';
@@ -5,6 +6,7 @@ import type { ReferenceBook } from '../../../contracts/operations/reference-book
 import { kindOf, unwrap } from '../../../contracts/schema-shape.js';
 import { recordMapper } from '../core/rows.js';
 import { OperationsError } from '../operations.errors.js';
+import { referenceBookEntity } from './reference-book.entity.js';
 
 /**
  * Every reference book served by one generic service, driven by its declaration: the
@@ -31,7 +33,10 @@ export interface BookTable {
   readonly table: string;
   readonly columns: ReadonlyArray<{ field: string; column: string; type: string }>;
   readonly keyColumns: readonly string[];
+  /** The book's rows as records: from database rows, and from entities. */
   readonly map: (row: Record<string, unknown>) => Record<string, unknown>;
+  readonly entity: EntitySchema;
+  readonly fromEntity: (entity: Record<string, unknown>) => Record<string, unknown>;
   /** The schema an import row must satisfy. */
   readonly row: z.ZodObject;
 }
@@ -44,12 +49,14 @@ export function bookTable(book: ReferenceBook): BookTable {
     columns: Object.entries(book.fields).map(([field, schema]) => ({ field, column: snakeCase(field), type: sqlType(schema) })),
     keyColumns: book.businessKey.map(snakeCase),
     map: recordMapper(book.record),
+    entity: referenceBookEntity(book.entity),
+    fromEntity: recordMapper(book.record, 'entity'),
     row: z.object(book.fields),
   };
 }
 
-/** A book that counts versions increments a row's `version` with every change. */
-const versionBump = (book: BookTable) => (book.book.countsVersions ? ['"version" = "version" + 1'] : []);
+/** A book that counts versions increments a row's `version` with every change (the row is locked while it changes). */
+const versionBump = (book: BookTable, row: { version?: number }) => (book.book.countsVersions ? { version: (row.version ?? 0) + 1 } : {});
 
 /** Whether a PostgreSQL error is a unique violation (a business key taken by an active row). */
 export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
@@ -62,69 +69,58 @@ export interface ListInput {
   readonly includeHistory?: boolean;
 }
 
+type BookEntity = Record<string, unknown> & { id: string; version?: number };
+
 export class ReferenceBookService {
   async list(em: EntityManager, book: BookTable, input: ListInput): Promise<Array<Record<string, unknown>>> {
-    const where = [`"deleted_at" is null`];
-    const params: unknown[] = [];
-    if (input.activeOnly) where.push(`"active"`);
+    const where: Record<string, unknown> = { deletedAt: null };
+    if (input.activeOnly) where.active = true;
     if (book.book.versioned) {
-      for (const [field, value] of [
-        ['asset_class_code', input.assetClassCode],
-        ['norm', input.norm],
-      ] as const) {
-        if (value === undefined) continue;
-        where.push(`"${field}" = ?`);
-        params.push(value);
-      }
+      if (input.assetClassCode !== undefined) where.assetClassCode = input.assetClassCode;
+      if (input.norm !== undefined) where.norm = input.norm;
       if (!input.includeHistory || input.asOf) {
-        where.push(`"valid_from" <= ?::timestamptz and ("valid_to" is null or "valid_to" > ?::timestamptz)`);
-        params.push(input.asOf ?? new Date().toISOString(), input.asOf ?? new Date().toISOString());
+        const at = input.asOf ? new Date(input.asOf) : new Date();
+        where.validFrom = { $lte: at };
+        where.$or = [{ validTo: null }, { validTo: { $gt: at } }];
       }
     }
-    const order = book.keyColumns.map(q).join(', ');
-    const rows = await em.execute<Array<Record<string, unknown>>>(
-      `select * from ${book.table} where ${where.join(' and ')} order by ${order}, "id"`,
-      params,
-    );
-    return rows.map(book.map);
+    const orderBy = Object.fromEntries([...book.book.businessKey.map((field) => [field, 'asc']), ['id', 'asc']]);
+    const rows = await em.find<BookEntity>(book.entity, where, { orderBy });
+    return rows.map(book.fromEntity);
+  }
+
+  /** A row not in the trash; locked for the rest of the transaction when it is about to change. */
+  private async row(em: EntityManager, book: BookTable, id: string, lock = false): Promise<BookEntity> {
+    const row = await em.findOne<BookEntity>(book.entity, { id, deletedAt: null }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+    if (!row) throw OperationsError.notFound(book.book.displayName);
+    return row;
   }
 
   async get(em: EntityManager, book: BookTable, id: string): Promise<Record<string, unknown>> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${book.table} where "id" = ? and "deleted_at" is null`, [
-      id,
-    ]);
-    if (!row) throw OperationsError.notFound(book.book.displayName);
-    return book.map(row);
+    return book.fromEntity(await this.row(em, book, id));
   }
 
   async update(em: EntityManager, book: BookTable, id: string, patch: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const sets = Object.entries(patch)
+    const row = await this.row(em, book, id, true);
+    const times = new Set(book.columns.filter((entry) => entry.type === 'timestamptz').map((entry) => entry.field));
+    const changes = Object.entries(patch)
       .filter(([, value]) => value !== undefined)
-      .map(([field, value]) => {
-        const column = snakeCase(field);
-        const type = book.columns.find((entry) => entry.column === column)?.type ?? (field === 'active' ? 'boolean' : 'text');
-        return { sql: `${q(column)} = ?::${type}`, value: Array.isArray(value) ? `{${value.join(',')}}` : value };
-      });
+      .map(([field, value]) => [field, times.has(field) && typeof value === 'string' ? new Date(value) : value]);
+    em.assign(row, { ...Object.fromEntries(changes), updatedAt: new Date(), ...versionBump(book, row) });
     try {
-      const [row] = await em.execute<Array<Record<string, unknown>>>(
-        `update ${book.table} set ${[...sets.map((set) => set.sql), `"updated_at" = now()`, ...versionBump(book)].join(', ')}
-         where "id" = ? and "deleted_at" is null returning *`,
-        [...sets.map((set) => set.value), id],
-      );
-      if (!row) throw OperationsError.notFound(book.book.displayName);
-      return book.map(row);
+      await em.flush();
     } catch (error) {
       if (isUniqueViolation(error)) throw OperationsError.businessKeyTaken(book.book.displayName, book.book.businessKey.join(', '));
       throw error;
     }
+    return book.fromEntity(row);
   }
 
   async softDelete(em: EntityManager, book: BookTable, id: string): Promise<{ id: string; deletedAt: string }> {
-    const [row] = await em.execute<Array<{ id: string; deleted_at: string }>>(
-      `update ${book.table} set ${['"deleted_at" = now()', ...versionBump(book)].join(', ')} where "id" = ? and "deleted_at" is null returning "id", "deleted_at"`,
-      [id],
-    );
-    if (!row) throw OperationsError.notFound(book.book.displayName);
-    return { id: row.id, deletedAt: new Date(row.deleted_at).toISOString() };
+    const row = await this.row(em, book, id, true);
+    const deletedAt = new Date();
+    em.assign(row, { deletedAt, ...versionBump(book, row) });
+    await em.flush();
+    return { id: row.id, deletedAt: deletedAt.toISOString() };
   }
 }

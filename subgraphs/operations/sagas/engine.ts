@@ -9,6 +9,7 @@ import { afterCommit, withAfterCommit } from '../core/after-commit.js';
 import { enterTenant } from '../core/tenancy.js';
 import { OperationsError } from '../operations.errors.js';
 import type { SagaDefinition, SagaStarter, SagaStep, StartSaga, StepContext } from './saga.js';
+import { SagaEntity, SagaStepEntity } from './saga.entity.js';
 
 /**
  * The saga engine (docs/adr/0019-sagas.md). A saga and its steps are rows; each step runs as a job
@@ -128,22 +129,27 @@ export class SagaEngine implements SagaStarter {
     if (this.definitions.get(definition.type) !== (definition as SagaDefinition<unknown>)) {
       throw new Error(`saga ${definition.type} is not registered`);
     }
-    const [running] = await em.execute(
-      `select 1 from "operations"."saga" where "organization_id" = ? and "entity_type" = ? and "entity_id" = ? and "status" in ('running', 'compensating')`,
-      [saga.organizationId, saga.entityType, saga.entityId],
+    const running = await em.count(SagaEntity, {
+      organizationId: saga.organizationId,
+      entityType: saga.entityType,
+      entityId: saga.entityId,
+      status: { $in: ['running', 'compensating'] },
+    });
+    if (running > 0) throw OperationsError.sagaAlreadyRunning(saga.entityType);
+    const created = em.create(SagaEntity, {
+      organizationId: saga.organizationId,
+      type: definition.type,
+      entityType: saga.entityType,
+      entityId: saga.entityId,
+      actorId: saga.actorId,
+      payload: saga.payload as Record<string, unknown>,
+    });
+    await em.flush();
+    const sagaId = created.id;
+    definition.steps.forEach((step, position) =>
+      em.create(SagaStepEntity, { sagaId, organizationId: saga.organizationId, position, name: step.name }),
     );
-    if (running) throw OperationsError.sagaAlreadyRunning(saga.entityType);
-    const [row] = await em.execute<Array<{ id: string }>>(
-      `insert into "operations"."saga" ("organization_id", "type", "entity_type", "entity_id", "actor_id", "payload")
-       values (?, ?, ?, ?, ?, ?::jsonb) returning "id"`,
-      [saga.organizationId, definition.type, saga.entityType, saga.entityId, saga.actorId, JSON.stringify(saga.payload)],
-    );
-    const sagaId = row!.id;
-    await em.execute(
-      `insert into "operations"."saga_step" ("saga_id", "organization_id", "position", "name")
-       select ?, ?, "position" - 1, "name" from unnest(?::text[]) with ordinality as s("name", "position")`,
-      [sagaId, saga.organizationId, `{${definition.steps.map((step) => step.name).join(',')}}`],
-    );
+    await em.flush();
     await this.progress(em, sagaId, null, 'running', 0, null);
     const first: SagaJob = { sagaId, organizationId: saga.organizationId, step: definition.steps[0]!.name };
     afterCommit(em, () => this.queues.add(SAGA_STEPS, jobId(sagaId, first.step), first));
@@ -155,8 +161,10 @@ export class SagaEngine implements SagaStarter {
     return withAfterCommit(this.root.fork(), this.logger, async (tx) => {
       const principal = { organizationId: job.organizationId, userId: '', roles: [], objects: '*', superAdmin: false } as const;
       await enterTenant(tx, { ...principal, tokenId: '', tokenExpiresAt: new Date(0) }, `saga:${job.step}`, job.sagaId);
+      // raw SQL: the saga row locked (for update) for the whole step, with the row shape the engine passes on
       const [saga] = await tx.execute<SagaRow[]>(`select * from "operations"."saga" where "id" = ? for update`, [job.sagaId]);
       if (!saga) return undefined;
+      // raw SQL: SET LOCAL of the actor the audit trigger records
       if (saga.actor_id) await tx.execute(`select set_config('app.actor_id', ?, true)`, [saga.actor_id]);
       return work(tx, saga);
     });
@@ -173,6 +181,7 @@ export class SagaEngine implements SagaStarter {
   }
 
   private steps(tx: EntityManager, sagaId: string): Promise<StepRow[]> {
+    // raw SQL: the steps in the row shape the engine passes on (fresh after its own raw updates)
     return tx.execute<StepRow[]>(`select * from "operations"."saga_step" where "saga_id" = ? order by "position"`, [sagaId]);
   }
 
@@ -196,6 +205,7 @@ export class SagaEngine implements SagaStarter {
           afterCommit(tx, () => this.queues.ensure(SAGA_STEPS, jobId(saga.id, next.name), nextJob));
           return undefined;
         }
+        // raw SQL: finish time by clock_timestamp(), under the saga lock
         await tx.execute(
           `update "operations"."saga" set "status" = 'completed', "finished_at" = clock_timestamp(), "updated_at" = now() where "id" = ?`,
           [saga.id],
@@ -216,6 +226,7 @@ export class SagaEngine implements SagaStarter {
   /** Runs one step and records it, in the job's transaction. */
   private async apply(tx: EntityManager, saga: SagaRow, step: SagaStep<unknown>, row: StepRow, attempt: number): Promise<void> {
     const output = await step.run(tx, this.context(saga, attempt));
+    // raw SQL: step completion keeps the highest attempt (greatest) and first start (coalesce) in one update
     await tx.execute(
       `update "operations"."saga_step" set "status" = 'completed', "attempts" = greatest("attempts", ?), "output" = ?::jsonb,
          "error" = null, "started_at" = coalesce("started_at", now()), "finished_at" = clock_timestamp()
@@ -232,15 +243,18 @@ export class SagaEngine implements SagaStarter {
    * ended saga: the same job delivered again by the queue finds the saga ended and does nothing.
    */
   async reopen(em: EntityManager, queue: QueueSpec, job: SagaJob): Promise<void> {
+    // raw SQL: the saga row locked (for update) while a job is reopened
     const [saga] = await em.execute<SagaRow[]>(`select * from "operations"."saga" where "id" = ? for update`, [job.sagaId]);
     if (!saga) return;
     if (queue.name === SAGA_STEPS.name && saga.status === 'compensated') {
+      // raw SQL: the step, fresh after the engine's own raw updates
       const [step] = await em.execute<StepRow[]>(`select * from "operations"."saga_step" where "saga_id" = ? and "name" = ?`, [
         saga.id,
         job.step,
       ]);
       if (step?.status === 'failed') await this.resume(em, saga);
     } else if (queue.name === SAGA_COMPENSATIONS.name && saga.status === 'failed') {
+      // raw SQL: state change under the saga lock
       await em.execute(`update "operations"."saga" set "status" = 'compensating', "updated_at" = now() where "id" = ?`, [saga.id]);
       await this.progress(em, saga.id, null, 'compensating', 0, saga.error);
     }
@@ -248,10 +262,12 @@ export class SagaEngine implements SagaStarter {
 
   /** A compensated saga made runnable again: its steps pending, its compensation jobs free to run again. */
   private async resume(tx: EntityManager, saga: SagaRow): Promise<void> {
+    // raw SQL: state change under the saga lock
     await tx.execute(
       `update "operations"."saga" set "status" = 'running', "error" = null, "finished_at" = null, "updated_at" = now() where "id" = ?`,
       [saga.id],
     );
+    // raw SQL: bulk reset of the saga's steps
     await tx.execute(
       `update "operations"."saga_step" set "status" = 'pending', "output" = null, "error" = null, "started_at" = null, "finished_at" = null
        where "saga_id" = ?`,
@@ -265,14 +281,17 @@ export class SagaEngine implements SagaStarter {
     await this.transaction(job, async (tx, saga) => {
       if (saga.status !== 'running') return;
       const cause = `${job.step}: ${message(error)}`;
+      // raw SQL: failure time by clock_timestamp(), under the saga lock
       await tx.execute(
         `update "operations"."saga_step" set "status" = 'failed', "error" = ?, "finished_at" = clock_timestamp() where "saga_id" = ? and "name" = ?`,
         [message(error), saga.id, job.step],
       );
+      // raw SQL: state change under the saga lock
       await tx.execute(`update "operations"."saga" set "status" = 'compensating', "error" = ?, "updated_at" = now() where "id" = ?`, [
         cause,
         saga.id,
       ]);
+      // raw SQL: the step, fresh after the engine's own raw updates
       const [step] = await tx.execute<StepRow[]>(`select * from "operations"."saga_step" where "saga_id" = ? and "name" = ?`, [
         saga.id,
         job.step,
@@ -285,6 +304,7 @@ export class SagaEngine implements SagaStarter {
 
   /** Queues the compensation of the newest completed step, or ends the compensation when none is left. */
   private async compensateNext(tx: EntityManager, saga: SagaRow, job: SagaJob): Promise<void> {
+    // raw SQL: the last completed step, fresh after the engine's own raw updates
     const [last] = await tx.execute<StepRow[]>(
       `select * from "operations"."saga_step" where "saga_id" = ? and "status" = 'completed' order by "position" desc limit 1`,
       [saga.id],
@@ -294,6 +314,7 @@ export class SagaEngine implements SagaStarter {
       afterCommit(tx, () => this.queues.ensure(SAGA_COMPENSATIONS, jobId(saga.id, last.name), next));
       return;
     }
+    // raw SQL: finish time by clock_timestamp(), under the saga lock
     await tx.execute(
       `update "operations"."saga" set "status" = 'compensated', "finished_at" = clock_timestamp(), "updated_at" = now() where "id" = ?`,
       [saga.id],
@@ -306,6 +327,7 @@ export class SagaEngine implements SagaStarter {
     let deadLetter: string | undefined;
     try {
       deadLetter = await this.transaction(job, async (tx, saga) => {
+        // raw SQL: the step, fresh after the engine's own raw updates
         const [row] = await tx.execute<StepRow[]>(`select * from "operations"."saga_step" where "saga_id" = ? and "name" = ?`, [
           saga.id,
           job.step,
@@ -315,6 +337,7 @@ export class SagaEngine implements SagaStarter {
         if (row?.status === 'completed') {
           const step = definition.steps[row.position]!;
           await step.compensate(tx, this.context(saga, facts.attempt, row.output ?? undefined));
+          // raw SQL: compensation keeps the highest attempt (greatest), in one update
           await tx.execute(
             `update "operations"."saga_step" set "status" = 'compensated', "compensation_attempts" = greatest("compensation_attempts", ?),
                "finished_at" = clock_timestamp() where "saga_id" = ? and "name" = ?`,
@@ -338,6 +361,7 @@ export class SagaEngine implements SagaStarter {
    */
   private async deadLetter(queue: QueueSpec, job: SagaJob, error: unknown, facts: JobFacts): Promise<void> {
     await this.transaction(job, async (tx, saga) => {
+      // raw SQL: `on conflict do update`: the same job failing again refreshes its dead letter
       await tx.execute(
         `insert into "operations"."dead_letter" ("organization_id", "queue", "job_id", "saga_id", "step", "attempts_made", "error")
          values (?, ?, ?, ?, ?, ?, ?)
@@ -354,6 +378,7 @@ export class SagaEngine implements SagaStarter {
     await this.transaction(job, async (tx, saga) => {
       if (saga.status !== 'compensating') return;
       const cause = `${saga.error ?? ''}; compensating ${job.step}: ${message(error)}`.replace(/^; /, '');
+      // raw SQL: state change under the saga lock
       await tx.execute(`update "operations"."saga" set "status" = 'failed', "error" = ?, "updated_at" = now() where "id" = ?`, [
         cause,
         saga.id,
@@ -365,6 +390,7 @@ export class SagaEngine implements SagaStarter {
   /** A failed try, recorded on its own (the job's transaction rolled back): the attempts and the error. */
   private async noteFailure(job: SagaJob, column: 'attempts' | 'compensation_attempts', attempt: number, error: unknown): Promise<void> {
     await this.transaction(job, async (tx, saga) => {
+      // raw SQL: attempt counted with greatest/coalesce/case in one update, returning the step
       const [step] = await tx.execute<StepRow[]>(
         `update "operations"."saga_step" set "${column}" = greatest("${column}", ?), "error" = ?,
            "status" = case when "status" = 'pending' then 'running' else "status" end, "started_at" = coalesce("started_at", now())
@@ -377,6 +403,7 @@ export class SagaEngine implements SagaStarter {
 
   /** One progress event, in the transaction of the change it reports. */
   private async progress(tx: EntityManager, sagaId: string, step: string | null, status: string, attempts: number, error: string | null) {
+    // raw SQL: touches the saga under its lock
     await tx.execute(`update "operations"."saga" set "updated_at" = now() where "id" = ?`, [sagaId]);
     await publishToTopic(tx, OPERATIONS_FEED, {
       topic: sagaTopic(sagaId),
@@ -391,7 +418,9 @@ export class SagaEngine implements SagaStarter {
    */
   private async unqueued(status: 'running' | 'compensating'): Promise<Array<{ id: string; data: SagaJob }>> {
     const rows = await this.root.fork().transactional(async (tx) => {
+      // raw SQL: SET LOCAL so recovery reads every organization's sagas
       await tx.execute(`select set_config('app.platform_read', 'on', true)`);
+      // raw SQL: recovery scan: distinct on over a join of every organization's sagas
       return tx.execute<Array<{ saga_id: string; organization_id: string; name: string }>>(
         status === 'running'
           ? `select distinct on (s."id") s."id" as "saga_id", s."organization_id", t."name"

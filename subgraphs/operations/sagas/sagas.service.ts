@@ -4,23 +4,14 @@ import { OPERATIONS_FEED, SAGA_QUEUES, type DeadLetter, type SagaStatus } from '
 import { readTopic } from '../../shared/events/topic-feed.js';
 import type { QueueHub, QueueSpec } from '../../shared/queues/queue-hub.js';
 import type { Principal } from '../core/principal.js';
-import { iso } from '../core/rows.js';
 import { OperationsError } from '../operations.errors.js';
 import { afterCommit } from '../core/after-commit.js';
-import { SAGA_COMPENSATIONS, SAGA_STEPS, sagaTopic, type SagaEngine, type SagaJob, type SagaRow, type StepRow } from './engine.js';
+import { SAGA_COMPENSATIONS, SAGA_STEPS, sagaTopic, type SagaEngine, type SagaJob } from './engine.js';
+import { DeadLetterEntity } from './dead-letter.entity.js';
+import { SagaEntity, SagaStepEntity, type Saga } from './saga.entity.js';
 
 type Queue = (typeof SAGA_QUEUES)[number];
 const SPECS: Readonly<Record<Queue, QueueSpec>> = { 'core-saga-steps': SAGA_STEPS, 'core-saga-compensate': SAGA_COMPENSATIONS };
-
-interface DeadLetterRow {
-  queue: Queue;
-  job_id: string;
-  saga_id: string;
-  step: string;
-  attempts_made: number;
-  error: string;
-  failed_at: Date;
-}
 
 /**
  * Reading sagas (inside the caller's organization: row-level security and the tenant
@@ -34,31 +25,31 @@ export class SagasService {
     private readonly engine: SagaEngine,
   ) {}
 
-  private async saga(em: EntityManager, sagaId: string): Promise<SagaRow> {
-    const [saga] = await em.execute<SagaRow[]>(`select * from "operations"."saga" where "id" = ?`, [sagaId]);
+  private async saga(em: EntityManager, sagaId: string): Promise<Saga> {
+    const saga = await em.findOne(SagaEntity, { id: sagaId });
     if (!saga) throw OperationsError.sagaNotFound();
     return saga;
   }
 
   async status(em: EntityManager, sagaId: string): Promise<z.output<typeof SagaStatus>> {
     const saga = await this.saga(em, sagaId);
-    const steps = await em.execute<StepRow[]>(`select * from "operations"."saga_step" where "saga_id" = ? order by "position"`, [sagaId]);
+    const steps = await em.find(SagaStepEntity, { sagaId }, { orderBy: { position: 'asc' } });
     return {
       sagaId: saga.id,
       type: saga.type,
       status: saga.status,
-      entityType: saga.entity_type,
-      entityId: saga.entity_id,
-      error: saga.error,
-      createdAt: iso(saga.created_at) as string,
-      finishedAt: saga.finished_at ? (iso(saga.finished_at) as string) : null,
+      entityType: saga.entityType,
+      entityId: saga.entityId,
+      error: saga.error ?? null,
+      createdAt: saga.createdAt.toISOString(),
+      finishedAt: saga.finishedAt?.toISOString() ?? null,
       steps: steps.map((step) => ({
         name: step.name,
         status: step.status,
         attempts: step.attempts,
-        startedAt: step.started_at ? (iso(step.started_at) as string) : null,
-        finishedAt: step.finished_at ? (iso(step.finished_at) as string) : null,
-        error: step.error,
+        startedAt: step.startedAt?.toISOString() ?? null,
+        finishedAt: step.finishedAt?.toISOString() ?? null,
+        error: step.error ?? null,
       })),
     };
   }
@@ -83,20 +74,17 @@ export class SagasService {
     const entries: Array<z.output<typeof DeadLetter>> = [];
     let truncated = false;
     for (const queue of SAGA_QUEUES) {
-      const rows = await em.execute<DeadLetterRow[]>(
-        `select * from "operations"."dead_letter" where "queue" = ? order by "failed_at" desc, "id" desc limit ?`,
-        [queue, limit + 1],
-      );
-      truncated ||= rows.length > limit;
-      for (const row of rows.slice(0, limit)) {
+      const letters = await em.find(DeadLetterEntity, { queue }, { orderBy: { failedAt: 'desc', id: 'desc' }, limit: limit + 1 });
+      truncated ||= letters.length > limit;
+      for (const letter of letters.slice(0, limit)) {
         entries.push({
           queue,
-          jobId: row.job_id,
-          sagaId: row.saga_id,
-          step: row.step,
-          attemptsMade: row.attempts_made,
-          failedReason: row.error,
-          failedAt: iso(row.failed_at) as string,
+          jobId: letter.jobId,
+          sagaId: letter.sagaId,
+          step: letter.step,
+          attemptsMade: letter.attemptsMade,
+          failedReason: letter.error,
+          failedAt: letter.failedAt.toISOString(),
         });
       }
     }
@@ -115,11 +103,11 @@ export class SagasService {
    * from before dead letters were kept per organization is found in its queue.
    */
   private async takeDeadLetter(em: EntityManager, principal: Principal, queue: Queue, jobId: string): Promise<SagaJob> {
-    const [row] = await em.execute<DeadLetterRow[]>(
-      `delete from "operations"."dead_letter" where "queue" = ? and "job_id" = ? returning *`,
-      [queue, jobId],
-    );
-    if (row) return { sagaId: row.saga_id, organizationId: principal.organizationId!, step: row.step };
+    const letter = await em.findOne(DeadLetterEntity, { queue, jobId });
+    // Taken only by the call whose delete removed it: a concurrent one falls through to the queue.
+    if (letter && (await em.nativeDelete(DeadLetterEntity, { id: letter.id })) > 0) {
+      return { sagaId: letter.sagaId, organizationId: principal.organizationId!, step: letter.step };
+    }
     const job = await this.queues.failedJob(SPECS[queue], jobId);
     if (!job || !this.mine(principal, job.data)) throw OperationsError.deadLetterNotFound();
     return job.data;

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookDelivery, type WebhookDeliveryData } from '../../../contracts/operations/webhooks-types.js';
-import { cursorList } from '../core/cursor-list.js';
+import { entityCursorList } from '../core/cursor-list.js';
 import { recordMapper } from '../core/rows.js';
 import { defineStateMachine, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { WEBHOOK_WAKE_CHANNEL } from './webhook-dispatch-database.js';
+import { WebhookDeliveryEntity, type WebhookDelivery as DeliveryRecord } from './webhook-delivery.entity.js';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 
 export const DELIVERY_TABLE = `"operations"."webhook_delivery"`;
 
@@ -25,30 +27,40 @@ export const deliveryMachine = defineStateMachine({
 });
 
 const toDelivery = recordMapper<WebhookDeliveryData>(WebhookDelivery);
+const toDeliveryRecord = recordMapper<WebhookDeliveryData>(WebhookDelivery, 'entity') as (delivery: DeliveryRecord) => WebhookDeliveryData;
 
 /** The delivery log of an endpoint of the caller's organization (row-level security hides the rest), newest event first. */
 export class WebhookDeliveriesService {
   async list(em: EntityManager, input: { id: string; status?: WebhookDeliveryData['status']; cursor?: string; limit: number }) {
     await this.endpointExists(em, input.id);
-    const where = ['"endpoint_id" = ?', ...(input.status ? ['"status" = ?'] : [])];
-    const params = [input.id, ...(input.status ? [input.status] : [])];
-    return cursorList(em, { table: DELIVERY_TABLE, where, params, orderBy: 'event_sequence', direction: 'desc' }, input, toDelivery);
+    return entityCursorList(
+      em,
+      {
+        entity: WebhookDeliveryEntity,
+        where: { endpointId: input.id, ...(input.status ? { status: input.status } : {}) },
+        orderBy: 'eventSequence',
+        direction: 'desc',
+      },
+      input,
+      toDeliveryRecord,
+    );
   }
 
   /** One more attempt, at once; the dispatcher is woken when the transaction commits. */
   async retry(em: EntityManager, endpointId: string, deliveryId: string): Promise<WebhookDeliveryData> {
     await this.endpointExists(em, endpointId);
-    const [owned] = await em.execute(`select 1 from ${DELIVERY_TABLE} where "id" = ? and "endpoint_id" = ?`, [deliveryId, endpointId]);
-    if (!owned) throw OperationsError.notFound(deliveryMachine.entity);
+    const owned = await em.count(WebhookDeliveryEntity, { id: deliveryId, endpointId });
+    if (owned === 0) throw OperationsError.notFound(deliveryMachine.entity);
     const row = await transition(em, deliveryMachine, 'retry', deliveryId, {
       setSql: { max_attempts: '"attempts" + 1', next_attempt_at: 'now()' },
     });
+    // raw SQL: NOTIFY has no ORM form; it is delivered when the transaction commits.
     await em.execute(`select pg_notify(?, 'retry')`, [WEBHOOK_WAKE_CHANNEL]);
     return toDelivery(row);
   }
 
   private async endpointExists(em: EntityManager, id: string): Promise<void> {
-    const [row] = await em.execute(`select 1 from "operations"."webhook_endpoint" where "id" = ?`, [id]);
-    if (!row) throw OperationsError.notFound('WebhookEndpoint');
+    const endpoints = await em.count(WebhookEndpointEntity, { id });
+    if (endpoints === 0) throw OperationsError.notFound('WebhookEndpoint');
   }
 }

@@ -37,6 +37,7 @@ export class DispatchDatabase {
 
   async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // raw SQL: the dispatcher's batches (claims with `for update skip locked`, fan-out) run on its own pool and role, not the ORM's.
     const sql: Sql = async <R extends object>(text: string, params: readonly unknown[] = []) =>
       (await client.query<R>(text, params as unknown[])).rows;
     try {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WEBHOOK_PING_EVENT, WebhookEndpoint, type WebhookEndpointData } from '../../../contracts/operations/webhooks-types.js';
 import type { SecretBox } from '../../shared/secret-box.js';
-import { cursorList } from '../core/cursor-list.js';
+import { entityCursorList } from '../core/cursor-list.js';
 import { publishEvent } from '../core/events.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
@@ -9,13 +9,13 @@ import { OperationsError } from '../operations.errors.js';
 import { WebhookError } from './webhook.errors.js';
 import { newWebhookSecret, PREVIOUS_SECRET_HOURS } from './webhook-secret.js';
 import { checkTarget, TargetRefused, type TargetPolicy } from './webhook-target.js';
+import { WebhookEndpointEntity, type WebhookEndpoint as EndpointRecord } from './webhook-endpoint.entity.js';
 
 /** Endpoints an organization may have: each costs a request per event, and a runaway script should hit a wall. */
 export const MAX_ENDPOINTS_PER_ORGANIZATION = 50;
 
-const TABLE = `"operations"."webhook_endpoint"`;
 const ENTITY = 'WebhookEndpoint';
-const toEndpoint = recordMapper<WebhookEndpointData>(WebhookEndpoint);
+const toEndpoint = recordMapper<WebhookEndpointData>(WebhookEndpoint, 'entity') as (endpoint: EndpointRecord) => WebhookEndpointData;
 
 export interface NewEndpoint {
   readonly url: string;
@@ -27,9 +27,7 @@ export interface NewEndpoint {
 export type EndpointChange = Partial<NewEndpoint>;
 
 /** The same pattern given twice is one. */
-const distinct = (types: readonly string[] | undefined) => (types ? JSON.stringify([...new Set(types)]) : null);
-/** A JSON array parameter as `text[]`, in its order (null stays null). */
-const TEXT_ARRAY = `(select array_agg(t."value" order by t."n") from jsonb_array_elements_text(?::jsonb) with ordinality as t("value", "n"))`;
+const distinct = (types: readonly string[]) => [...new Set(types)];
 
 /**
  * Webhook endpoints of the caller's organization (every statement runs in the call's tenant
@@ -57,63 +55,72 @@ export class WebhookEndpointsService {
 
   async create(em: EntityManager, principal: Principal, input: NewEndpoint) {
     await this.checkUrl(input.url);
-    // Serialises creations per organization so the limit holds under concurrency.
+    // raw SQL: a transaction-scoped advisory lock serialises creations per organization so the limit holds under concurrency.
     await em.execute(`select pg_advisory_xact_lock(hashtextextended('webhook_endpoint:' || ?, 0))`, [principal.organizationId]);
-    const [count] = await em.execute<Array<{ endpoints: number }>>(`select count(*)::int as "endpoints" from ${TABLE}`);
-    if (count!.endpoints >= MAX_ENDPOINTS_PER_ORGANIZATION) throw WebhookError.endpointLimitReached(MAX_ENDPOINTS_PER_ORGANIZATION);
+    const endpoints = await em.count(WebhookEndpointEntity, {});
+    if (endpoints >= MAX_ENDPOINTS_PER_ORGANIZATION) throw WebhookError.endpointLimitReached(MAX_ENDPOINTS_PER_ORGANIZATION);
     const secret = newWebhookSecret();
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `insert into ${TABLE} ("organization_id", "url", "event_types", "description", "active", "secret_sealed")
-       values (?, ?, ${TEXT_ARRAY}, ?, ?, ?) returning *`,
-      [principal.organizationId, input.url, distinct(input.eventTypes), input.description, input.active, this.box.seal(secret)],
-    );
-    return { ...toEndpoint(row!), secret };
+    const endpoint = em.create(WebhookEndpointEntity, {
+      // The route admits organization members only: the tenant policy refuses any other value.
+      organizationId: principal.organizationId!,
+      url: input.url,
+      eventTypes: distinct(input.eventTypes),
+      description: input.description,
+      active: input.active,
+      secretSealed: this.box.seal(secret),
+    });
+    await em.flush();
+    return { ...toEndpoint(endpoint), secret };
   }
 
   list(em: EntityManager, page: { cursor?: string; limit: number }) {
-    return cursorList(em, { table: TABLE, orderBy: 'created_at' }, page, toEndpoint);
+    return entityCursorList(em, { entity: WebhookEndpointEntity, orderBy: 'createdAt' }, page, toEndpoint);
+  }
+
+  private async endpoint(em: EntityManager, id: string): Promise<EndpointRecord> {
+    const endpoint = await em.findOne(WebhookEndpointEntity, { id });
+    if (!endpoint) throw OperationsError.notFound(ENTITY);
+    return endpoint;
   }
 
   async get(em: EntityManager, id: string): Promise<WebhookEndpointData> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?`, [id]);
-    if (!row) throw OperationsError.notFound(ENTITY);
-    return toEndpoint(row);
+    return toEndpoint(await this.endpoint(em, id));
   }
 
   async update(em: EntityManager, id: string, change: EndpointChange): Promise<WebhookEndpointData> {
     if (change.url !== undefined) await this.checkUrl(change.url);
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `update ${TABLE} set
-         "url" = coalesce(?::text, "url"),
-         "event_types" = coalesce(${TEXT_ARRAY}, "event_types"),
-         "description" = coalesce(?::text, "description"),
-         "active" = coalesce(?::boolean, "active"),
-         "updated_at" = now()
-       where "id" = ? returning *`,
-      [change.url ?? null, distinct(change.eventTypes), change.description ?? null, change.active ?? null, id],
-    );
-    if (!row) throw OperationsError.notFound(ENTITY);
-    return toEndpoint(row);
+    const endpoint = await this.endpoint(em, id);
+    em.assign(endpoint, {
+      url: change.url ?? endpoint.url,
+      eventTypes: change.eventTypes ? distinct(change.eventTypes) : endpoint.eventTypes,
+      description: change.description ?? endpoint.description,
+      active: change.active ?? endpoint.active,
+      updatedAt: new Date(),
+    });
+    await em.flush();
+    return toEndpoint(endpoint);
   }
 
   async remove(em: EntityManager, id: string): Promise<{ id: string; deleted: true }> {
-    const [row] = await em.execute<Array<{ id: string }>>(`delete from ${TABLE} where "id" = ? returning "id"`, [id]);
-    if (!row) throw OperationsError.notFound(ENTITY);
-    return { id: row.id, deleted: true };
+    const deleted = await em.nativeDelete(WebhookEndpointEntity, { id });
+    if (deleted === 0) throw OperationsError.notFound(ENTITY);
+    return { id, deleted: true };
   }
 
   /** A new secret; the previous one keeps signing alongside for a day so receivers can switch without a gap. */
   async rotateSecret(em: EntityManager, id: string) {
     const secret = newWebhookSecret();
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `update ${TABLE} set "previous_secret_sealed" = "secret_sealed",
-         "previous_secret_expires_at" = now() + interval '${PREVIOUS_SECRET_HOURS} hours',
-         "secret_sealed" = ?, "secret_rotated_at" = now(), "updated_at" = now()
-       where "id" = ? returning *`,
-      [this.box.seal(secret), id],
-    );
-    if (!row) throw OperationsError.notFound(ENTITY);
-    return { ...toEndpoint(row), secret };
+    const endpoint = await this.endpoint(em, id);
+    const now = new Date();
+    em.assign(endpoint, {
+      previousSecretSealed: endpoint.secretSealed,
+      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_HOURS * 3_600_000),
+      secretSealed: this.box.seal(secret),
+      secretRotatedAt: now,
+      updatedAt: now,
+    });
+    await em.flush();
+    return { ...toEndpoint(endpoint), secret };
   }
 
   /** A `webhook.ping` event through the outbox like any other; the dispatcher sends it to this endpoint alone. */

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Account, AccountClaims } from 'oidc-provider';
 import type { OperationsRole } from '../../../../contracts/access.js';
+import { AppUserEntity } from '../app-user.entity.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -14,14 +15,6 @@ export const SCOPE_CLAIMS = {
   profile: ['name'],
   workspace: ['org', 'roles'],
 } as const;
-
-interface AccountRow {
-  id: string;
-  email: string;
-  name: string;
-  organization_id: string | null;
-  roles: OperationsRole[];
-}
 
 export interface AccountClaimSet extends AccountClaims {
   sub: string;
@@ -43,13 +36,16 @@ export class ProviderAccounts {
 
   async claims(sub: string): Promise<AccountClaimSet | undefined> {
     if (!UUID.test(sub)) return undefined;
-    const [row] = await this.root.fork().execute<AccountRow[]>(
-      `select "id", "email", "name", "organization_id", "roles" from "operations"."app_user"
-       where "id" = ? and "active" and "banned_at" is null and "email_verified_at" is not null`,
-      [sub],
-    );
-    if (!row) return undefined;
-    return { sub: row.id, email: row.email, email_verified: true, name: row.name, org: row.organization_id, roles: row.roles };
+    const user = await this.root.fork().findOne(AppUserEntity, { id: sub, active: true, bannedAt: null, emailVerifiedAt: { $ne: null } });
+    if (!user) return undefined;
+    return {
+      sub: user.id,
+      email: user.email,
+      email_verified: true,
+      name: user.name,
+      org: user.organizationId ?? null,
+      roles: user.roles as OperationsRole[],
+    };
   }
 
   /** The engine's `findAccount`. */

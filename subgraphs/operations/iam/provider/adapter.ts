@@ -55,6 +55,7 @@ export class OidcStore {
       findByUid: (uid) => find(`"uid" = ?`, uid),
       findByUserCode: (userCode) => find(`"user_code" = ?`, userCode),
       consume: async (id) => {
+        // raw SQL: the OpenID engine's store: consumption is one conditional update, on its own connection
         await this.root
           .fork()
           .execute(
@@ -63,10 +64,12 @@ export class OidcStore {
           );
       },
       destroy: async (id) => {
+        // raw SQL: the OpenID engine's store, on its own connection
         await this.root.fork().execute(`delete from "operations"."oidc_payload" where "model" = ? and "id_hash" = ?`, [model, hashOf(id)]);
       },
       revokeByGrantId: async (grantId) => {
         if (!GRANTABLE.has(model)) return;
+        // raw SQL: the OpenID engine's store: every artefact of a grant in one delete
         await this.root.fork().execute(`delete from "operations"."oidc_payload" where "model" = ? and "grant_id" = ?`, [model, grantId]);
       },
     };
@@ -92,6 +95,7 @@ export class OidcStore {
     const stored: AdapterPayload = { ...payload };
     if (bearer) delete stored.jti;
     const ttl = typeof expiresIn === 'number' && Number.isFinite(expiresIn) ? Math.max(0, Math.ceil(expiresIn)) : null;
+    // raw SQL: upsert of an engine artefact, its expiry by the database clock
     await this.root.fork().execute(
       `insert into "operations"."oidc_payload" ("model", "id_hash", "payload", "client_id", "grant_id", "uid", "user_code", "expires_at")
        values (?, ?, ?::jsonb, ?, ?, ?, ?, now() + make_interval(secs => ?::int))
@@ -112,6 +116,7 @@ export class OidcStore {
   }
 
   private async find(model: string, where: string, value: string): Promise<AdapterPayload | undefined> {
+    // raw SQL: expiry compared with the database clock, consumption read as epoch seconds
     const [row] = await this.root.fork().execute<StoredRow[]>(
       `select "payload", extract(epoch from "consumed_at")::bigint as "consumed" from "operations"."oidc_payload"
        where "model" = ? and ${where} and ("expires_at" is null or "expires_at" > now())`,
@@ -123,6 +128,7 @@ export class OidcStore {
 
   /** Deletes what has expired (every instance may; the rows are dead either way). */
   async purge(): Promise<void> {
+    // raw SQL: bulk delete of expired artefacts
     await this.root.fork().execute(`delete from "operations"."oidc_payload" where "expires_at" < now()`);
   }
 }

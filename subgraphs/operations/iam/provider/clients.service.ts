@@ -5,35 +5,23 @@ import type { OidcScopeName } from '../../../../contracts/operations/oidc-client
 import type { SecretBox } from '../../../shared/secret-box.js';
 import type { Principal } from '../../core/principal.js';
 import { OidcClientError } from './errors.js';
+import { OidcClientEntity, OidcPayloadEntity, type OidcClient } from './oidc.entity.js';
 
 /** The grant types every client has: authorization code (with PKCE) and refresh tokens. */
 export const CLIENT_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 /** A confidential client's secret starts with this, so a leaked one is recognised in logs and scanners. */
 export const CLIENT_SECRET_PREFIX = 'qcs_';
 
-interface ClientRow {
-  client_id: string;
-  name: string;
-  public: boolean;
-  client_secret: string | null;
-  redirect_uris: string[];
-  post_logout_redirect_uris: string[];
-  scopes: OidcScopeName[];
-  created_at: Date;
-}
-
-const COLUMNS = `"client_id", "name", "public", "client_secret", "redirect_uris", "post_logout_redirect_uris", "scopes", "created_at"`;
-
-const data = (row: ClientRow) => ({
-  client_id: row.client_id,
-  name: row.name,
-  public: row.public,
-  token_endpoint_auth_method: row.public ? ('none' as const) : ('client_secret_basic' as const),
-  redirect_uris: row.redirect_uris,
-  post_logout_redirect_uris: row.post_logout_redirect_uris,
+const data = (client: OidcClient) => ({
+  client_id: client.clientId,
+  name: client.name,
+  public: client.public,
+  token_endpoint_auth_method: client.public ? ('none' as const) : ('client_secret_basic' as const),
+  redirect_uris: client.redirectUris,
+  post_logout_redirect_uris: client.postLogoutRedirectUris,
   grant_types: [...CLIENT_GRANT_TYPES],
-  scopes: row.scopes,
-  created_at: new Date(row.created_at).toISOString(),
+  scopes: client.scopes,
+  created_at: client.createdAt.toISOString(),
 });
 
 const textArray = (values: readonly string[]) => `{${values.map((value) => JSON.stringify(value)).join(',')}}`;
@@ -63,35 +51,31 @@ export class OidcClientsService {
   constructor(private readonly box: SecretBox) {}
 
   async list(em: EntityManager) {
-    const rows = await em.execute<ClientRow[]>(`select ${COLUMNS} from "operations"."oidc_client" order by "created_at", "client_id"`);
-    return { items: rows.map(data) };
+    const clients = await em.find(OidcClientEntity, {}, { orderBy: { createdAt: 'asc', clientId: 'asc' } });
+    return { items: clients.map(data) };
   }
 
   async get(em: EntityManager, clientId: string) {
-    const [row] = await em.execute<ClientRow[]>(`select ${COLUMNS} from "operations"."oidc_client" where "client_id" = ?`, [clientId]);
-    if (!row) throw OidcClientError.notFound();
-    return data(row);
+    const client = await em.findOne(OidcClientEntity, { clientId });
+    if (!client) throw OidcClientError.notFound();
+    return data(client);
   }
 
   async create(em: EntityManager, caller: Principal, input: NewClient) {
     const clientId = randomBytes(16).toString('base64url');
     const secret = input.public ? null : `${CLIENT_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const [row] = await em.execute<ClientRow[]>(
-      `insert into "operations"."oidc_client"
-         ("client_id", "name", "public", "client_secret", "redirect_uris", "post_logout_redirect_uris", "scopes", "created_by")
-       values (?, ?, ?, ?, ?::text[], ?::text[], ?::text[], ?) returning ${COLUMNS}`,
-      [
-        clientId,
-        input.name,
-        input.public,
-        secret === null ? null : this.box.seal(secret),
-        textArray([...new Set(input.redirect_uris)]),
-        textArray([...new Set(input.post_logout_redirect_uris)]),
-        textArray([...new Set(input.scopes)]),
-        caller.userId,
-      ],
-    );
-    return { ...data(row!), client_secret: secret };
+    const client = em.create(OidcClientEntity, {
+      clientId,
+      name: input.name,
+      public: input.public,
+      clientSecret: secret === null ? null : this.box.seal(secret),
+      redirectUris: [...new Set(input.redirect_uris)],
+      postLogoutRedirectUris: [...new Set(input.post_logout_redirect_uris)],
+      scopes: [...new Set(input.scopes)],
+      createdBy: caller.userId,
+    });
+    await em.flush();
+    return { ...data(client), client_secret: secret };
   }
 
   /**
@@ -99,6 +83,7 @@ export class OidcClientsService {
    * addresses up to date, so it exists whatever an admin did; unchanged, nothing is written.
    */
   async ensurePublic(em: EntityManager, client: FirstPartyClient): Promise<void> {
+    // raw SQL: one conditional upsert (`on conflict … do update … where distinct`), so an unchanged client writes nothing.
     await em.execute(
       `insert into "operations"."oidc_client" ("client_id", "name", "public", "redirect_uris", "post_logout_redirect_uris", "scopes")
        values (?, ?, true, ?::text[], ?::text[], ?::text[])
@@ -114,30 +99,30 @@ export class OidcClientsService {
 
   /** Removes the client and everything the engine keeps for it (grants, codes, refresh tokens). */
   async remove(em: EntityManager, clientId: string) {
-    const [row] = await em.execute<ClientRow[]>(`delete from "operations"."oidc_client" where "client_id" = ? returning ${COLUMNS}`, [
-      clientId,
-    ]);
-    if (!row) throw OidcClientError.notFound();
-    await em.execute(`delete from "operations"."oidc_payload" where "client_id" = ?`, [clientId]);
-    return data(row);
+    const client = await em.findOne(OidcClientEntity, { clientId });
+    if (!client) throw OidcClientError.notFound();
+    em.remove(client);
+    await em.flush();
+    await em.nativeDelete(OidcPayloadEntity, { clientId });
+    return data(client);
   }
 
   /** The client as the engine reads it (its adapter's `Client` model), secret unsealed. */
   async metadata(em: EntityManager, clientId: string): Promise<ClientMetadata | undefined> {
-    const [row] = await em.execute<ClientRow[]>(`select ${COLUMNS} from "operations"."oidc_client" where "client_id" = ?`, [clientId]);
-    if (!row) return undefined;
+    const client = await em.findOne(OidcClientEntity, { clientId });
+    if (!client) return undefined;
     return {
-      client_id: row.client_id,
-      client_name: row.name,
+      client_id: client.clientId,
+      client_name: client.name,
       application_type: 'web',
-      redirect_uris: row.redirect_uris,
-      post_logout_redirect_uris: row.post_logout_redirect_uris,
+      redirect_uris: client.redirectUris,
+      post_logout_redirect_uris: client.postLogoutRedirectUris,
       grant_types: [...CLIENT_GRANT_TYPES],
       response_types: ['code'],
-      scope: row.scopes.join(' '),
-      ...(row.public
+      scope: client.scopes.join(' '),
+      ...(client.public
         ? { token_endpoint_auth_method: 'none' }
-        : { token_endpoint_auth_method: 'client_secret_basic', client_secret: this.box.unseal(row.client_secret!) }),
+        : { token_endpoint_auth_method: 'client_secret_basic', client_secret: this.box.unseal(client.clientSecret!) }),
     };
   }
 }
