@@ -41,6 +41,7 @@ import { oidcClientOperations } from './iam/provider/oidc-clients.operations.js'
 import { OpenIdProvider } from './iam/provider/openid-provider.js';
 import { SignInFlow } from './iam/sign-in.js';
 import { SigningKeys } from './iam/signing-keys.js';
+import { DOMAIN_ENTITIES } from './domain-entities.js';
 import { operationsMigrations } from './migrations/index.js';
 import { organizationOperations } from './organizations/organizations.operations.js';
 import { operatorInDraftReport } from './prd/operator-assignments.js';
@@ -60,7 +61,7 @@ import { webhookServices } from './webhooks/webhook-services.js';
 
 export const operationsModule: SubgraphModule = {
   name: 'operations',
-  database: { schema: 'operations', entities: [], migrations: operationsMigrations },
+  database: { schema: 'operations', entities: DOMAIN_ENTITIES, migrations: operationsMigrations },
   contracts: CONTRACTS.operations,
   createServices(runtime) {
     const box = SecretBox.fromConfig(runtime.config);
