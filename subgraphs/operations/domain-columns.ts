@@ -1,4 +1,4 @@
-import { p, sql } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 
 /** A `timestamptz` column, read as a Date. */
 export const timestamptz = () => p.datetime().columnType('timestamptz');
@@ -7,13 +7,13 @@ export const timestamptz = () => p.datetime().columnType('timestamptz');
 export const createdAt = () => timestamptz().defaultRaw('now()');
 
 /**
- * `updated_at`: set by the database on insert, and to the transaction's time on every update written through
- * the entity manager (as the SQL writes do).
+ * `updated_at`: set by the database on insert, and on every update written through the entity manager (a
+ * value, not `now()`: an SQL expression is not read back after an update of an entity with generated columns).
  */
 export const updatedAt = () =>
   timestamptz()
     .defaultRaw('now()')
-    .onUpdate(() => sql<Date>`now()`);
+    .onUpdate(() => new Date());
 
 /** `organization_id` of the SCM tables: defaults to the transaction's organization (`app.organization_id`). */
 export const currentOrganization = () => p.uuid().defaultRaw(`nullif(current_setting('app.organization_id', true), '')::uuid`);

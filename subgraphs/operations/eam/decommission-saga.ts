@@ -1,10 +1,14 @@
+import { LockMode, sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { transition } from '../core/state-machine.js';
 import type { SagaDefinition } from '../sagas/saga.js';
-import { ASSET_TABLE, lockAsset } from './assets.js';
+import { AssetMovementEntity } from './asset-movement.entity.js';
+import { AssetEntity } from './asset.entity.js';
+import { lockAsset } from './assets.js';
 import { OperationsError } from '../operations.errors.js';
 import { EamError } from './eam.errors.js';
 import { assetMachine, type AssetState } from './machines.js';
+import { MaintenanceRecordEntity } from './maintenance-record.entity.js';
 import { movementMachine, recordMovement } from './movements.js';
 
 /**
@@ -20,15 +24,10 @@ export interface DecommissionPayload {
   readonly reason: string;
 }
 
-const MAINTENANCE = '"operations"."maintenance_record"';
-const MOVEMENTS = '"operations"."asset_movement"';
-
 /** The saga's open journal entry (a run that was compensated left a `failed` one behind). */
 async function draftOf(em: EntityManager, sagaId: string): Promise<string | undefined> {
-  const [row] = await em.execute<Array<{ id: string }>>(`select "id" from ${MOVEMENTS} where "saga_id" = ? and "status" = 'draft'`, [
-    sagaId,
-  ]);
-  return row?.id;
+  const draft = await em.findOne(AssetMovementEntity, { sagaId, status: 'draft' }, { fields: ['id'] });
+  return draft?.id;
 }
 
 export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
@@ -38,10 +37,7 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
       name: 'journal',
       async run(em, { sagaId, organizationId, actorId, payload }) {
         // Read, not locked: the asset step locks the asset when it changes it.
-        const [asset] = await em.execute<Array<{ id: string; current_object_id: string }>>(
-          `select "id", "current_object_id" from ${ASSET_TABLE} where "id" = ?`,
-          [payload.assetId],
-        );
+        const asset = await em.findOne(AssetEntity, payload.assetId, { fields: ['id', 'currentObjectId'] });
         if (!asset) throw OperationsError.notFound('Asset');
         const id = await recordMovement(em, {
           organizationId,
@@ -49,11 +45,11 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
           assetId: asset.id,
           op: 'decommission',
           status: 'draft',
-          fromObjectId: asset.current_object_id,
+          fromObjectId: asset.currentObjectId,
           toObjectId: null,
           reason: payload.reason,
         });
-        await em.execute(`update ${MOVEMENTS} set "saga_id" = ? where "id" = ?`, [sagaId, id]);
+        await em.nativeUpdate(AssetMovementEntity, { id }, { sagaId });
         return { movementId: id };
       },
       async compensate(em, { sagaId }) {
@@ -81,43 +77,62 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
       },
       async compensate(em, { sagaId, payload, output }) {
         const before = output as { status: AssetState; maintenanceId: string | null };
-        await em.execute(
-          `update ${ASSET_TABLE} set "status" = ?, "maintenance_id" = ?, "decommissioned_by" = null, "decommission_co_approved_by" = null,
-             "decommission_reason" = null, "decommissioned_at" = null, "updated_at" = now() where "id" = ?`,
-          [before.status, before.maintenanceId, payload.assetId],
+        await em.nativeUpdate(
+          AssetEntity,
+          { id: payload.assetId },
+          {
+            status: before.status,
+            maintenanceId: before.maintenanceId,
+            decommissionedBy: null,
+            decommissionCoApprovedBy: null,
+            decommissionReason: null,
+            decommissionedAt: null,
+            updatedAt: sql<Date>`now()`,
+          },
         );
         // The applied entry is taken back to a draft, which the journal step then marks failed.
-        await em.execute(`update ${MOVEMENTS} set "status" = 'draft' where "saga_id" = ? and "status" = 'applied'`, [sagaId]);
+        await em.nativeUpdate(AssetMovementEntity, { sagaId, status: 'applied' }, { status: 'draft' });
       },
     },
     {
       name: 'maintenance',
       async run(em, { actorId, payload }) {
-        const open = await em.execute<Array<{ id: string; status: string }>>(
-          `select "id", "status" from ${MAINTENANCE} where "asset_id" = ? and "status" in ('scheduled', 'inProgress') for update`,
-          [payload.assetId],
+        const records = await em.find(
+          MaintenanceRecordEntity,
+          { assetId: payload.assetId, status: { $in: ['scheduled', 'inProgress'] } },
+          { fields: ['id', 'status'], lockMode: LockMode.PESSIMISTIC_WRITE },
         );
-        await em.execute(
-          `update ${MAINTENANCE} set "status" = 'cancelled', "cancelled_by" = ?, "cancellation_reason" = ?, "cancelled_at" = now(),
-             "updated_at" = now() where "id" = any(?::uuid[])`,
-          [actorId, 'The asset was decommissioned.', `{${open.map((row) => row.id).join(',')}}`],
+        const open = records.map((record) => ({ id: record.id, status: record.status }));
+        const ids = open.map((record) => record.id);
+        await em.nativeUpdate(
+          MaintenanceRecordEntity,
+          { id: { $in: ids } },
+          {
+            status: 'cancelled',
+            cancelledBy: actorId,
+            cancellationReason: 'The asset was decommissioned.',
+            cancelledAt: sql<Date>`now()`,
+            updatedAt: sql<Date>`now()`,
+          },
         );
-        await em.execute(`update ${MOVEMENTS} set "status" = 'cancelled' where "maintenance_id" = any(?::uuid[]) and "status" = 'draft'`, [
-          `{${open.map((row) => row.id).join(',')}}`,
-        ]);
+        await em.nativeUpdate(AssetMovementEntity, { maintenanceId: { $in: ids }, status: 'draft' }, { status: 'cancelled' });
         return { cancelled: open };
       },
       async compensate(em, { output }) {
         for (const record of (output as { cancelled: Array<{ id: string; status: string }> }).cancelled) {
-          await em.execute(
-            `update ${MAINTENANCE} set "status" = ?, "cancelled_by" = null, "cancellation_reason" = null, "cancelled_at" = null,
-               "updated_at" = now() where "id" = ?`,
-            [record.status, record.id],
+          await em.nativeUpdate(
+            MaintenanceRecordEntity,
+            { id: record.id },
+            {
+              status: record.status as 'scheduled' | 'inProgress',
+              cancelledBy: null,
+              cancellationReason: null,
+              cancelledAt: null,
+              updatedAt: sql<Date>`now()`,
+            },
           );
           if (record.status === 'scheduled') {
-            await em.execute(`update ${MOVEMENTS} set "status" = 'draft' where "maintenance_id" = ? and "status" = 'cancelled'`, [
-              record.id,
-            ]);
+            await em.nativeUpdate(AssetMovementEntity, { maintenanceId: record.id, status: 'cancelled' }, { status: 'draft' });
           }
         }
       },

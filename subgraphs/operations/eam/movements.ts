@@ -3,6 +3,7 @@ import { Movement, type MovementData, type MovementOpValue, type MovementStatusV
 import { cursorList } from '../core/cursor-list.js';
 import { recordMapper } from '../core/rows.js';
 import { defineStateMachine, transition } from '../core/state-machine.js';
+import { AssetMovementEntity } from './asset-movement.entity.js';
 
 /**
  * The movements journal: every asset move, maintenance change, conservation, repair and
@@ -39,29 +40,24 @@ export interface MovementEntry {
 
 /** Writes one journal entry and returns its id. */
 export async function recordMovement(em: EntityManager, entry: MovementEntry): Promise<string> {
-  const [row] = await em.execute<Array<{ id: string }>>(
-    `insert into ${TABLE} ("organization_id", "asset_id", "op", "status", "from_object_id", "to_object_id", "actor_id", "reason", "maintenance_id")
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"`,
-    [
-      entry.organizationId,
-      entry.assetId,
-      entry.op,
-      entry.status,
-      entry.fromObjectId,
-      entry.toObjectId,
-      entry.actorId,
-      entry.reason ?? null,
-      entry.maintenanceId ?? null,
-    ],
-  );
-  return row!.id;
+  const movement = em.create(AssetMovementEntity, {
+    organizationId: entry.organizationId,
+    assetId: entry.assetId,
+    op: entry.op,
+    status: entry.status,
+    fromObjectId: entry.fromObjectId,
+    toObjectId: entry.toObjectId,
+    actorId: entry.actorId,
+    reason: entry.reason ?? null,
+    maintenanceId: entry.maintenanceId ?? null,
+  });
+  await em.flush();
+  return movement.id;
 }
 
 /** Applies or cancels the draft entry of a scheduled maintenance (when it starts or is called off). */
 export async function settleMaintenanceDraft(em: EntityManager, maintenanceId: string, outcome: 'apply' | 'cancel'): Promise<void> {
-  const drafts = await em.execute<Array<{ id: string }>>(`select "id" from ${TABLE} where "maintenance_id" = ? and "status" = 'draft'`, [
-    maintenanceId,
-  ]);
+  const drafts = await em.find(AssetMovementEntity, { maintenanceId, status: 'draft' }, { fields: ['id'] });
   for (const draft of drafts) {
     await transition(em, movementMachine, outcome, draft.id, outcome === 'apply' ? { setSql: { occurred_at: 'clock_timestamp()' } } : {});
   }

@@ -1,4 +1,3 @@
-import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Brigade, type BrigadeData, BrigadeMembership, type BrigadeMembershipData, today } from '../../../contracts/operations/hr/types.js';
 import { cursorList } from '../core/cursor-list.js';
@@ -150,9 +149,9 @@ export class BrigadesService {
     const brigade = await lockBrigade(em, id);
     const active = await em.count(BrigadeMembershipEntity, { brigadeId: id, toDate: null });
     if (active > 0) throw HrError.brigadeHasMembers(active);
-    brigade.deletedAt = sql<Date>`now()`;
+    brigade.deletedAt = new Date();
     await em.flush();
-    return { id, deletedAt: brigade.deletedAt!.toISOString() };
+    return { id, deletedAt: brigade.deletedAt.toISOString() };
   }
 
   private async brigade(em: EntityManager, id: string) {
