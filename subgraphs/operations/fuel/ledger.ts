@@ -46,6 +46,7 @@ export async function reverseEntry(
   reversal: Reversal,
   move: (tankId: string, liters: string) => Promise<TankRow>,
 ): Promise<LedgerRow> {
+  // raw SQL: one helper over both ledger tables; the counter-entry copies the locked original in SQL.
   const [original] = await em.execute<LedgerRow[]>(`select * from ${ledger.table} where "id" = ? for update`, [id]);
   if (!original) throw OperationsError.notFound(ledger.entity);
   if (original.kind === 'reversal') throw FuelError.notReversible();

@@ -9,6 +9,8 @@ import { defineStateMachine, transition, type Change } from '../core/state-machi
 import type { NotificationsService } from '../iam/notifications.service.js';
 import { OperationsError } from '../operations.errors.js';
 import { FuelError } from './fuel.errors.js';
+import { FuelSupplyEntity } from './fuel-ledger.entity.js';
+import { FuelSupplyRequestEntity } from './fuel-supply-request.entity.js';
 import { SUPPLY_TABLE, toSupply } from './supply.service.js';
 
 const TABLE = '"operations"."fuel_supply_request"';
@@ -65,13 +67,15 @@ export class SupplyRequestService {
 
   /** The request with the supplies recorded for it or linked to it, and their reversals. */
   async get(em: EntityManager, id: string): Promise<FuelSupplyRequestData & { supplies: FuelSupplyData[] }> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?`, [id]);
-    if (!row) throw OperationsError.notFound('Fuel supply request');
-    const supplies = await em.execute<Array<Record<string, unknown>>>(
-      `select * from ${SUPPLY_TABLE} where "supply_request_id" = ? or "id" = ? or "reversal_of_id" = ? order by "occurred_at", "id"`,
-      [id, row.fulfilled_supply_id ?? null, row.fulfilled_supply_id ?? null],
+    const request = await em.findOne(FuelSupplyRequestEntity, id);
+    if (!request) throw OperationsError.notFound('Fuel supply request');
+    const fulfilled = request.fulfilledSupplyId ?? null;
+    const supplies = await em.find(
+      FuelSupplyEntity,
+      { $or: [{ supplyRequestId: id }, ...(fulfilled ? [{ id: fulfilled }, { reversalOfId: fulfilled }] : [])] },
+      { orderBy: { occurredAt: 'asc', id: 'asc' } },
     );
-    return { ...toRequest(row), supplies: supplies.map(toSupply) };
+    return { ...toRequest(request), supplies: supplies.map(toSupply) };
   }
 
   async create(em: EntityManager, caller: Principal, input: SupplyRequestInput): Promise<FuelSupplyRequestData> {

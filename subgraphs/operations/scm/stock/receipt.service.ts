@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../core/principal.js';
 import { ScmError } from '../scm.errors.js';
+import { SupplierEntity } from '../suppliers/supplier.entity.js';
 import { byItem, insertLines } from './document-lines.js';
+import { TmcRequestEntity } from './tmc-request.entity.js';
 import type { StockLedger, WarehouseRef } from './stock-ledger.js';
 import type { WarehouseService } from './warehouse.service.js';
 
@@ -84,8 +86,7 @@ export class ReceiptService {
   private async checkReferences(em: EntityManager, input: ReceiptInput): Promise<void> {
     await this.checkSupplier(em, input);
     if (input.requestId) {
-      const [request] = await em.execute(`select 1 from "operations"."tmc_request" where "id" = ?`, [input.requestId]);
-      if (!request) throw ScmError.notFound('TMC request', 'requestId');
+      if ((await em.count(TmcRequestEntity, { id: input.requestId })) === 0) throw ScmError.notFound('TMC request', 'requestId');
     }
     const items = await this.ledger.lockItems(
       em,
@@ -124,10 +125,8 @@ export class ReceiptService {
       if (input.source === 'supplier') throw ScmError.invalid('supplierId', 'is required when the source is supplier');
       return;
     }
-    const [supplier] = await em.execute<Array<{ status: string }>>(`select "status" from "operations"."supplier" where "id" = ?`, [
-      input.supplierId,
-    ]);
+    const supplier = await em.findOne(SupplierEntity, input.supplierId, { fields: ['status'] });
     if (!supplier) throw ScmError.notFound('Supplier', 'supplierId');
-    if (input.source === 'supplier' && supplier.status !== 'active') throw ScmError.supplierNotActive(supplier.status);
+    if (input.source === 'supplier' && supplier.status !== 'active') throw ScmError.supplierNotActive(String(supplier.status));
   }
 }
