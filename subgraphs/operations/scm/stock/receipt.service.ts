@@ -3,6 +3,7 @@ import type { Principal } from '../../core/principal.js';
 import { ScmError } from '../scm.errors.js';
 import { SupplierEntity } from '../suppliers/supplier.entity.js';
 import { byItem, insertLines } from './document-lines.js';
+import { TmcReceiptEntity } from './tmc-receipt.entity.js';
 import { TmcRequestEntity } from './tmc-request.entity.js';
 import type { StockLedger, WarehouseRef } from './stock-ledger.js';
 import type { WarehouseService } from './warehouse.service.js';
@@ -61,6 +62,7 @@ export class ReceiptService {
       amount: `round((l."line" ->> 'quantity')::numeric * (l."line" ->> 'price')::numeric, 2)`,
     });
     // Re-priced before the stock goes up: the average weighs what was held before this receipt.
+    // raw SQL: the weighted average re-priced in numeric from the stock on hand and the receipt's lines.
     await em.execute(REPRICE, [id]);
     for (const line of byItem(input.lines)) {
       await this.ledger.add(em, {
@@ -74,6 +76,7 @@ export class ReceiptService {
         actorId: caller.userId,
       });
     }
+    // raw SQL: the total summed in numeric from the lines.
     const [total] = await em.execute<Array<{ total_amount: string }>>(
       `update "operations"."tmc_receipt" set "total_amount" = (select sum("amount") from "operations"."tmc_receipt_line" where "tmc_receipt_id" = ?)
        where "id" = ? returning "total_amount"`,
@@ -98,25 +101,21 @@ export class ReceiptService {
   }
 
   private async insertReceipt(em: EntityManager, caller: Principal, warehouse: WarehouseRef, input: ReceiptInput): Promise<string> {
-    const [receipt] = await em.execute<Array<{ id: string }>>(
-      `insert into "operations"."tmc_receipt" ("warehouse_id", "object_id", "source", "supplier_id", "inbound_date", "document_number",
-         "document_reference", "request_id", "received_by_id", "line_count", "created_by")
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"`,
-      [
-        warehouse.id,
-        warehouse.objectId,
-        input.source,
-        input.supplierId ?? null,
-        input.inboundDate,
-        input.documentNumber,
-        input.documentReference ?? null,
-        input.requestId ?? null,
-        input.receivedById,
-        input.lines.length,
-        caller.userId,
-      ],
-    );
-    return receipt!.id;
+    const receipt = em.create(TmcReceiptEntity, {
+      warehouseId: warehouse.id,
+      objectId: warehouse.objectId,
+      source: input.source,
+      supplierId: input.supplierId ?? null,
+      inboundDate: input.inboundDate,
+      documentNumber: input.documentNumber,
+      documentReference: input.documentReference ?? null,
+      requestId: input.requestId ?? null,
+      receivedById: input.receivedById,
+      lineCount: input.lines.length,
+      createdBy: caller.userId,
+    });
+    await em.flush();
+    return receipt.id;
   }
 
   /** Goods from a supplier come from an active one; a supplier named for another source must exist all the same. */

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ScmError } from '../scm.errors.js';
+import { StockBalanceEntity } from './stock-balance.entity.js';
 
 /**
  * The one place stock changes: a balance row per item and warehouse (`quantity >= 0` in
@@ -86,9 +87,10 @@ export class StockLedger {
       [quantity, move.warehouse.id, move.itemId, quantity],
     );
     if (!taken) {
-      const [balance] = await em.execute<Array<{ quantity: string }>>(
-        `select "quantity" from ${BALANCE} where "warehouse_id" = ? and "item_id" = ?`,
-        [move.warehouse.id, move.itemId],
+      const balance = await em.findOne(
+        StockBalanceEntity,
+        { warehouseId: move.warehouse.id, itemId: move.itemId },
+        { fields: ['quantity'], refresh: true },
       );
       throw ScmError.insufficientStock(move.itemId, balance?.quantity ?? '0', quantity);
     }

@@ -76,6 +76,7 @@ export class WarehouseService {
        returning "id"`,
       [warehouse.id, warehouse.objectId, input.itemId, input.minQuantity === null ? null : String(input.minQuantity)],
     );
+    // raw SQL: the balance with its low-stock flag computed in the select.
     const [balance] = await em.execute<Array<Record<string, unknown>>>(`select * from ${BALANCES} where "id" = ?`, [row!.id]);
     return toBalance(balance!);
   }

@@ -33,6 +33,7 @@ export class SupplierService {
   async create(em: EntityManager, caller: Principal, input: NewSupplier): Promise<SupplierData> {
     if (!input.bin && !input.iin) throw ScmError.invalid('bin', 'give a BIN or an IIN');
     try {
+      // raw SQL: the categories bound as one escaped array literal (any text, quotes and backslashes included).
       const [row] = await em.execute<Array<Record<string, unknown>>>(
         `insert into ${TABLE} ("bin", "iin", "legal_name", "short_name", "legal_address", "legal_form_code", "country_code", "categories", "created_by")
          values (?, ?, ?, ?, ?, ?, ?, ?::text[], ?) returning *`,
