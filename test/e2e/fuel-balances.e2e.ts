@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../runtime/logger.js';
 import type { Principal } from '../../subgraphs/operations/core/principal.js';
 import { enterTenant } from '../../subgraphs/operations/core/tenancy.js';
+import { SUBGRAPHS } from '../../subgraphs/index.js';
 import { FuelIssueService } from '../../subgraphs/operations/fuel/fuel-issue.service.js';
 import { openOrm, type SubgraphOrm } from '../../subgraphs/shared/orm.js';
 import { Actors } from '../support/actors.js';
@@ -69,10 +70,8 @@ beforeAll(async () => {
   const supplier = await actors.act('Supply', 'POST', '/api/v1/scm/suppliers', { bin: '971240001315', legalName: 'Fuel Supplier' });
   expect(supplier.status, JSON.stringify(supplier.body)).toBe(201);
   supplierId = supplier.body.id;
-  orm = await openOrm(
-    { schema: 'operations', entities: [], migrations: [] },
-    { databaseUrl: actors.stack.databaseUrl, logger: createLogger('silent') },
-  );
+  // The operations ORM as the subgraph opens it (its entities), on the stack's database.
+  orm = await openOrm(SUBGRAPHS.operations.database, { databaseUrl: actors.stack.databaseUrl, logger: createLogger('silent') });
 });
 afterAll(async () => {
   await orm?.close();

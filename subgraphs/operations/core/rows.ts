@@ -12,20 +12,21 @@ export function iso(value: unknown): unknown {
 }
 
 /**
- * Database rows as records of a contract's schema: each field read from its snake_case
- * column (or, `from` an entity, its property of the same name), times as ISO 8601,
- * `numeric` columns (text from the driver) as numbers.
+ * Database rows or entities as records of a contract's schema: each field read from its snake_case
+ * column (a row) or its camelCase property (an entity), times as ISO 8601, `numeric` columns (text
+ * from the driver, exact decimal strings in entities) as numbers.
  */
-export function recordMapper<T>(schema: z.ZodObject, from: 'columns' | 'entity' = 'columns'): (row: Record<string, unknown>) => T {
+export function recordMapper<T>(schema: z.ZodObject): (row: object) => T {
   const fields = Object.entries(schema.shape as Record<string, z.ZodType>).map(([field, fieldSchema]) => {
     const kind = kindOf(unwrap(fieldSchema).base);
     const numeric = kind.kind === 'scalar' && (kind.scalar === 'float' || kind.scalar === 'int');
-    return { field, column: from === 'entity' ? field : snakeCase(field), numeric };
+    return { field, column: snakeCase(field), numeric };
   });
-  return (row) => {
+  return (source) => {
+    const row = source as Record<string, unknown>;
     const record: Record<string, unknown> = {};
     for (const { field, column, numeric } of fields) {
-      const value = row[column];
+      const value = column in row ? row[column] : row[field];
       record[field] = numeric && typeof value === 'string' ? Number(value) : iso(value);
     }
     return record as T;

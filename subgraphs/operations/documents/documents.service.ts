@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Document, type DocumentData, DOCUMENT_MAX_BYTES, type DOCUMENT_BUCKETS } from '../../../contracts/operations/documents/types.js';
 import type { Logger } from '../../../runtime/logger.js';
@@ -6,6 +7,7 @@ import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
 import { defineStateMachine, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
+import { DocumentEntity } from './document.entity.js';
 import { DocumentError } from './documents.errors.js';
 import { documentKeys, DOWNLOAD_SECONDS, type ObjectStore, UPLOAD_SECONDS } from './object-store.js';
 import type { ScanVerdict, VirusScanner } from './virus-scanner.js';
@@ -20,16 +22,6 @@ export const documentStates = defineStateMachine<'pending' | 'ready', 'confirm'>
   column: 'status',
   transitions: { confirm: { from: ['pending'], to: 'ready' } },
 });
-
-interface DocumentRow extends Record<string, unknown> {
-  id: string;
-  organization_id: string;
-  bucket: string;
-  status: 'pending' | 'ready';
-  filename: string;
-  mime_type: string | null;
-  size: string | null;
-}
 
 export interface InitiateInput {
   entityType: string;
@@ -52,21 +44,26 @@ export class DocumentsService {
   ) {}
 
   async initiate(em: EntityManager, principal: Principal, input: InitiateInput) {
-    const [row] = await em.execute<DocumentRow[]>(
-      `insert into ${TABLE} ("organization_id", "entity_type", "entity_id", "filename", "mime_type", "bucket", "created_by")
-       values (?, ?, ?, ?, ?, ?, ?) returning *`,
-      [principal.organizationId, input.entityType, input.entityId, input.filename, input.mimeType ?? null, input.bucket, principal.userId],
-    );
-    const address = await this.store.uploadAddress(documentKeys(row!).upload, UPLOAD_SECONDS);
+    const document = em.create(DocumentEntity, {
+      organizationId: principal.organizationId!,
+      entityType: input.entityType,
+      entityId: input.entityId,
+      filename: input.filename,
+      mimeType: input.mimeType ?? null,
+      bucket: input.bucket,
+      createdBy: principal.userId,
+    });
+    await em.flush();
+    const address = await this.store.uploadAddress(documentKeys(document).upload, UPLOAD_SECONDS);
     return {
-      document: documentRecord(row!),
+      document: documentRecord(document),
       upload: { url: address.url, method: 'PUT' as const, expiresAt: address.expiresAt.toISOString() },
     };
   }
 
   /** The row is locked, so two confirmations of one document run one after the other. */
   async confirm(em: EntityManager, principal: Principal, id: string, sha256?: string): Promise<DocumentData> {
-    const [row] = await em.execute<DocumentRow[]>(`select * from ${TABLE} where "id" = ? for update`, [id]);
+    const row = await em.findOne(DocumentEntity, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!row) throw OperationsError.notFound('Document');
     const { from } = documentStates.transitions.confirm;
     if (!from.includes(row.status)) throw OperationsError.stateConflict('Document', row.status, 'confirm', from);
@@ -87,10 +84,10 @@ export class DocumentsService {
   }
 
   async downloadAddress(em: EntityManager, id: string) {
-    const [row] = await em.execute<DocumentRow[]>(`select * from ${TABLE} where "id" = ?`, [id]);
+    const row = await em.findOne(DocumentEntity, id);
     if (!row) throw OperationsError.notFound('Document');
     if (row.status !== 'ready') throw DocumentError.notReady();
-    const file = { filename: row.filename, mimeType: row.mime_type };
+    const file = { filename: row.filename, mimeType: row.mimeType ?? null };
     const address = await this.store.downloadAddress(documentKeys(row).stored, file, DOWNLOAD_SECONDS);
     return { id: row.id, url: address.url, expiresAt: address.expiresAt.toISOString(), ...file, size: Number(row.size) };
   }

@@ -32,8 +32,8 @@ export interface ObjectStore {
 }
 
 /** The keys of a document's file: where it is uploaded, and where it is kept once confirmed. */
-export function documentKeys(document: { readonly organization_id: string; readonly bucket: string; readonly id: string }) {
-  const path = `${document.bucket}/${document.organization_id}/${document.id}`;
+export function documentKeys(document: { readonly organizationId: string; readonly bucket: string; readonly id: string }) {
+  const path = `${document.bucket}/${document.organizationId}/${document.id}`;
   return { upload: `uploads/${path}`, stored: `stored/${path}` };
 }
 

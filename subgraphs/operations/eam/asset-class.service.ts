@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AssetClass, type AssetClassData } from '../../../contracts/operations/eam/types.js';
 import { cursorList } from '../core/cursor-list.js';
@@ -5,6 +6,8 @@ import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
 import type { TrashEntity } from '../core/trash.service.js';
 import { OperationsError } from '../operations.errors.js';
+import { AssetClassEntity } from './asset-class.entity.js';
+import { AssetEntity } from './asset.entity.js';
 import { EamError } from './eam.errors.js';
 
 const TABLE = '"operations"."asset_class"';
@@ -21,6 +24,7 @@ export class AssetClassService {
   }
 
   async create(em: EntityManager, caller: Principal, input: { code: string; name: string; description: string }): Promise<AssetClassData> {
+    // raw SQL: `on conflict do nothing` answers a taken code without aborting the transaction.
     const [row] = await em.execute<Array<Record<string, unknown>>>(
       `insert into ${TABLE} ("organization_id", "code", "name", "description") values (?, ?, ?, ?)
        on conflict ("organization_id", "code") where "deleted_at" is null do nothing returning *`,
@@ -31,17 +35,11 @@ export class AssetClassService {
   }
 
   async softDelete(em: EntityManager, id: string): Promise<{ id: string; deletedAt: string }> {
-    const [row] = await em.execute<Array<{ id: string; in_use: boolean }>>(
-      `select "id", exists (select 1 from "operations"."asset" a where a."asset_class_id" = c."id") as "in_use"
-       from ${TABLE} c where "id" = ? and "deleted_at" is null for update`,
-      [id],
-    );
-    if (!row) throw OperationsError.notFound('Asset class');
-    if (row.in_use) throw EamError.classInUse();
-    const [deleted] = await em.execute<Array<{ deleted_at: string }>>(
-      `update ${TABLE} set "deleted_at" = now() where "id" = ? returning "deleted_at"`,
-      [id],
-    );
-    return { id, deletedAt: new Date(deleted!.deleted_at).toISOString() };
+    const assetClass = await em.findOne(AssetClassEntity, { id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!assetClass) throw OperationsError.notFound('Asset class');
+    if ((await em.count(AssetEntity, { assetClassId: id })) > 0) throw EamError.classInUse();
+    assetClass.deletedAt = new Date();
+    await em.flush();
+    return { id, deletedAt: assetClass.deletedAt.toISOString() };
   }
 }

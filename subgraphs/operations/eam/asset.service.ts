@@ -1,3 +1,4 @@
+import { LockMode, sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AssetData } from '../../../contracts/operations/eam/types.js';
 import { cursorList } from '../core/cursor-list.js';
@@ -5,7 +6,10 @@ import type { Principal } from '../core/principal.js';
 import { transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { ASSET_TABLE, lockAsset, toAsset, visibleObject, type AssetRow } from './assets.js';
+import { AssetClassEntity } from './asset-class.entity.js';
+import { AssetEntity } from './asset.entity.js';
 import { EamError } from './eam.errors.js';
+import { MaintenanceRecordEntity } from './maintenance-record.entity.js';
 import { assetMachine } from './machines.js';
 import type { MaintenanceService } from './maintenance.service.js';
 import { recordDecommission } from './decommissions.js';
@@ -40,21 +44,24 @@ export class AssetService {
   }
 
   async get(em: EntityManager, id: string): Promise<AssetData> {
-    const [row] = await em.execute<AssetRow[]>(`select * from ${ASSET_TABLE} where "id" = ?`, [id]);
-    if (!row) throw OperationsError.notFound('Asset');
-    return toAsset(row);
+    const asset = await em.findOne(AssetEntity, id);
+    if (!asset) throw OperationsError.notFound('Asset');
+    return toAsset(asset);
   }
 
   async create(em: EntityManager, caller: Principal, input: CreateAssetInput): Promise<AssetData> {
     const organizationId = caller.organizationId!;
-    const [assetClass] = await em.execute(`select 1 from "operations"."asset_class" where "id" = ? and "deleted_at" is null for share`, [
-      input.assetClassId,
-    ]);
+    const assetClass = await em.findOne(
+      AssetClassEntity,
+      { id: input.assetClassId, deletedAt: null },
+      { lockMode: LockMode.PESSIMISTIC_READ, fields: ['id'] },
+    );
     if (!assetClass) throw OperationsError.notFound('Asset class');
     await visibleObject(em, input.currentObjectId);
     if (input.responsibleMechanicId && !(await isMember(em, organizationId, input.responsibleMechanicId, ['Mechanic']))) {
       throw EamError.mechanicInvalid();
     }
+    // raw SQL: `on conflict do nothing` answers a taken inventory number without aborting the transaction.
     const [row] = await em.execute<AssetRow[]>(
       `insert into ${ASSET_TABLE} ("organization_id", "inventory_number", "name", "asset_class_id", "current_object_id",
          "responsible_mechanic_id", "commissioned_at", "passport")
@@ -81,9 +88,10 @@ export class AssetService {
     if (asset.status === 'operational' && asset.current_object_id === toObjectId) throw EamError.alreadyAtObject();
     const row = await transition(em, assetMachine, 'move', id, { set: { current_object_id: toObjectId } });
     // Planned maintenance follows the asset, so the new object's people see it.
-    await em.execute(
-      `update "operations"."maintenance_record" set "object_id" = ?, "updated_at" = now() where "asset_id" = ? and "status" = 'scheduled'`,
-      [toObjectId, id],
+    await em.nativeUpdate(
+      MaintenanceRecordEntity,
+      { assetId: id, status: 'scheduled' },
+      { objectId: toObjectId, updatedAt: sql<Date>`now()` },
     );
     await this.journal(em, caller, asset, 'transfer_audit', reason, toObjectId);
     return toAsset(row);

@@ -23,6 +23,7 @@ export interface AssetRow {
  * after the other; missing, foreign and out-of-scope assets alike are not found.
  */
 export async function lockAsset(em: EntityManager, id: string): Promise<AssetRow> {
+  // raw SQL: `for no key update` (no ORM lock mode), which lets rows referencing the asset be written meanwhile.
   const [row] = await em.execute<AssetRow[]>(`select * from ${ASSET_TABLE} where "id" = ? for no key update`, [id]);
   if (!row) throw OperationsError.notFound('Asset');
   return row;

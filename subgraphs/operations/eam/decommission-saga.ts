@@ -1,7 +1,10 @@
+import { LockMode, sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { transition } from '../core/state-machine.js';
 import type { SagaDefinition } from '../sagas/saga.js';
-import { ASSET_TABLE, lockAsset } from './assets.js';
+import { MaintenanceRecordEntity } from './maintenance-record.entity.js';
+import { AssetEntity } from './asset.entity.js';
+import { lockAsset } from './assets.js';
 import { OperationsError } from '../operations.errors.js';
 import { EamError } from './eam.errors.js';
 import { assetMachine, type AssetState } from './machines.js';
@@ -20,8 +23,6 @@ export interface DecommissionPayload {
   readonly reason: string;
 }
 
-const MAINTENANCE = '"operations"."maintenance_record"';
-
 /** The saga's open decommission record (a run that was compensated left a `failed` one behind). */
 async function draftOf(em: EntityManager, sagaId: string): Promise<string | undefined> {
   const [row] = await em.execute<Array<{ id: string }>>(`select "id" from ${DECOMMISSIONS} where "saga_id" = ? and "status" = 'draft'`, [
@@ -37,16 +38,13 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
       name: 'journal',
       async run(em, { sagaId, organizationId, actorId, payload }) {
         // Read, not locked: the asset step locks the asset when it changes it.
-        const [asset] = await em.execute<Array<{ id: string; current_object_id: string }>>(
-          `select "id", "current_object_id" from ${ASSET_TABLE} where "id" = ?`,
-          [payload.assetId],
-        );
+        const asset = await em.findOne(AssetEntity, payload.assetId, { fields: ['id', 'currentObjectId'] });
         if (!asset) throw OperationsError.notFound('Asset');
         const id = await recordDecommission(em, {
           organizationId,
           actorId: actorId!,
           assetId: asset.id,
-          objectId: asset.current_object_id,
+          objectId: asset.currentObjectId,
           reason: payload.reason,
           status: 'draft',
           sagaId,
@@ -78,10 +76,18 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
       },
       async compensate(em, { sagaId, payload, output }) {
         const before = output as { status: AssetState; maintenanceId: string | null };
-        await em.execute(
-          `update ${ASSET_TABLE} set "status" = ?, "maintenance_id" = ?, "decommissioned_by" = null, "decommission_co_approved_by" = null,
-             "decommission_reason" = null, "decommissioned_at" = null, "updated_at" = now() where "id" = ?`,
-          [before.status, before.maintenanceId, payload.assetId],
+        await em.nativeUpdate(
+          AssetEntity,
+          { id: payload.assetId },
+          {
+            status: before.status,
+            maintenanceId: before.maintenanceId,
+            decommissionedBy: null,
+            decommissionCoApprovedBy: null,
+            decommissionReason: null,
+            decommissionedAt: null,
+            updatedAt: sql<Date>`now()`,
+          },
         );
         // The applied record is taken back to a draft, which the journal step then marks failed.
         await em.execute(`update ${DECOMMISSIONS} set "status" = 'draft' where "saga_id" = ? and "status" = 'applied'`, [sagaId]);
@@ -90,23 +96,38 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
     {
       name: 'maintenance',
       async run(em, { actorId, payload }) {
-        const open = await em.execute<Array<{ id: string; status: string }>>(
-          `select "id", "status" from ${MAINTENANCE} where "asset_id" = ? and "status" in ('scheduled', 'inProgress') for update`,
-          [payload.assetId],
+        const records = await em.find(
+          MaintenanceRecordEntity,
+          { assetId: payload.assetId, status: { $in: ['scheduled', 'inProgress'] } },
+          { fields: ['id', 'status'], lockMode: LockMode.PESSIMISTIC_WRITE },
         );
-        await em.execute(
-          `update ${MAINTENANCE} set "status" = 'cancelled', "cancelled_by" = ?, "cancellation_reason" = ?, "cancelled_at" = now(),
-             "updated_at" = now() where "id" = any(?::uuid[])`,
-          [actorId, 'The asset was decommissioned.', `{${open.map((row) => row.id).join(',')}}`],
+        const open = records.map((record) => ({ id: record.id, status: record.status }));
+        const ids = open.map((record) => record.id);
+        await em.nativeUpdate(
+          MaintenanceRecordEntity,
+          { id: { $in: ids } },
+          {
+            status: 'cancelled',
+            cancelledBy: actorId,
+            cancellationReason: 'The asset was decommissioned.',
+            cancelledAt: sql<Date>`now()`,
+            updatedAt: sql<Date>`now()`,
+          },
         );
         return { cancelled: open };
       },
       async compensate(em, { output }) {
         for (const record of (output as { cancelled: Array<{ id: string; status: string }> }).cancelled) {
-          await em.execute(
-            `update ${MAINTENANCE} set "status" = ?, "cancelled_by" = null, "cancellation_reason" = null, "cancelled_at" = null,
-               "updated_at" = now() where "id" = ?`,
-            [record.status, record.id],
+          await em.nativeUpdate(
+            MaintenanceRecordEntity,
+            { id: record.id },
+            {
+              status: record.status as 'scheduled' | 'inProgress',
+              cancelledBy: null,
+              cancellationReason: null,
+              cancelledAt: null,
+              updatedAt: sql<Date>`now()`,
+            },
           );
         }
       },

@@ -1,4 +1,6 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type AssetHoursEntry, AssetHoursEntryEntity } from './asset-hours-entry.entity.js';
 import { ASSET_TABLE, lockAsset } from './assets.js';
 
 /**
@@ -25,22 +27,10 @@ export interface MachineRun {
   readonly actorId?: string | null;
 }
 
-export interface HoursEntryRow {
-  readonly id: string;
-  readonly asset_id: string;
-  readonly hours: string;
-  readonly reversed_by_id: string | null;
-  readonly [column: string]: unknown;
-}
-
 export class MachineHoursService {
   /** The live (not reversed) run of a source, if any. */
-  async liveRun(em: EntityManager, sourceId: string): Promise<HoursEntryRow | undefined> {
-    const [row] = await em.execute<HoursEntryRow[]>(
-      `select * from ${ENTRIES} where "source_id" = ? and "kind" = 'run' and "reversed_by_id" is null`,
-      [sourceId],
-    );
-    return row;
+  async liveRun(em: EntityManager, sourceId: string): Promise<AssetHoursEntry | null> {
+    return em.findOne(AssetHoursEntryEntity, { sourceId, kind: 'run', reversedById: null }, { refresh: true });
   }
 
   /** Adds a run to the asset's hours and meter; a source with a live run is left as it is. Returns the run's id. */
@@ -48,53 +38,61 @@ export class MachineHoursService {
     const asset = await lockAsset(em, run.assetId);
     const live = await this.liveRun(em, run.sourceId);
     if (live) return live.id;
-    const [entry] = await em.execute<Array<{ id: string }>>(
-      `insert into ${ENTRIES} ("organization_id", "asset_id", "object_id", "kind", "hours", "meter_start", "meter_end", "source_type",
-         "source_id", "saga_id", "actor_id")
-       values (?, ?, ?, 'run', ?::numeric, ?::numeric, ?::numeric, ?, ?, ?, ?) returning "id"`,
-      [
-        asset.organization_id,
-        asset.id,
-        asset.current_object_id,
-        String(run.hours),
-        run.meterStart === null ? null : String(run.meterStart),
-        run.meterEnd === null ? null : String(run.meterEnd),
-        run.sourceType,
-        run.sourceId,
-        run.sagaId ?? null,
-        run.actorId ?? null,
-      ],
-    );
+    const entry = em.create(AssetHoursEntryEntity, {
+      organizationId: asset.organization_id,
+      assetId: asset.id,
+      objectId: asset.current_object_id,
+      kind: 'run',
+      hours: String(run.hours),
+      meterStart: run.meterStart === null ? null : String(run.meterStart),
+      meterEnd: run.meterEnd === null ? null : String(run.meterEnd),
+      sourceType: run.sourceType,
+      sourceId: run.sourceId,
+      sagaId: run.sagaId ?? null,
+      actorId: run.actorId ?? null,
+    });
+    await em.flush();
+    // raw SQL: atomic change of the asset's totals (exact numeric arithmetic under the asset's lock).
     await em.execute(
       `update ${ASSET_TABLE} set "machine_hours" = "machine_hours" + ?::numeric,
          "meter_reading" = case when ?::numeric is null then "meter_reading" else greatest(coalesce("meter_reading", ?::numeric), ?::numeric) end,
          "updated_at" = now() where "id" = ?`,
       [String(run.hours), ...Array(3).fill(run.meterEnd === null ? null : String(run.meterEnd)), asset.id],
     );
-    return entry!.id;
+    return entry.id;
   }
 
   /** Takes a run back with a counter-entry (once: a reversed run is left as it is). */
   async reverse(em: EntityManager, entryId: string, options: { sagaId?: string | null; actorId?: string | null } = {}): Promise<void> {
-    const [original] = await em.execute<HoursEntryRow[]>(`select * from ${ENTRIES} where "id" = ? and "kind" = 'run'`, [entryId]);
-    if (!original || original.reversed_by_id) return;
-    await lockAsset(em, original.asset_id);
+    const original = await em.findOne(AssetHoursEntryEntity, { id: entryId, kind: 'run' }, { refresh: true });
+    if (!original || original.reversedById) return;
+    await lockAsset(em, original.assetId);
     // Read again under the asset's lock: a concurrent reversal of the same run has committed or not.
-    const [current] = await em.execute<HoursEntryRow[]>(`select * from ${ENTRIES} where "id" = ? for update`, [entryId]);
-    if (!current || current.reversed_by_id) return;
-    const [reversal] = await em.execute<Array<{ id: string }>>(
-      `insert into ${ENTRIES} ("organization_id", "asset_id", "object_id", "kind", "hours", "meter_start", "meter_end", "source_type",
-         "source_id", "saga_id", "actor_id", "reversal_of_id")
-       select "organization_id", "asset_id", "object_id", 'reversal', "hours", "meter_start", "meter_end", "source_type", "source_id", ?, ?, "id"
-       from ${ENTRIES} where "id" = ? returning "id"`,
-      [options.sagaId ?? null, options.actorId ?? null, entryId],
-    );
-    await em.execute(`update ${ENTRIES} set "reversed_by_id" = ?, "updated_at" = now() where "id" = ?`, [reversal!.id, entryId]);
+    const current = await em.findOne(AssetHoursEntryEntity, entryId, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!current || current.reversedById) return;
+    const reversal = em.create(AssetHoursEntryEntity, {
+      organizationId: current.organizationId,
+      assetId: current.assetId,
+      objectId: current.objectId,
+      kind: 'reversal',
+      hours: current.hours,
+      meterStart: current.meterStart ?? null,
+      meterEnd: current.meterEnd ?? null,
+      sourceType: current.sourceType,
+      sourceId: current.sourceId,
+      sagaId: options.sagaId ?? null,
+      actorId: options.actorId ?? null,
+      reversalOfId: current.id,
+    });
+    await em.flush();
+    current.reversedById = reversal.id;
+    await em.flush();
+    // raw SQL: atomic change of the asset's totals (exact numeric arithmetic under the asset's lock).
     await em.execute(
       `update ${ASSET_TABLE} set "machine_hours" = "machine_hours" - ?::numeric,
          "meter_reading" = (select max("meter_end") from ${ENTRIES} where "asset_id" = ? and "kind" = 'run' and "reversed_by_id" is null),
          "updated_at" = now() where "id" = ?`,
-      [current.hours, current.asset_id, current.asset_id],
+      [current.hours, current.assetId, current.assetId],
     );
   }
 }

@@ -7,6 +7,7 @@ import { transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { lockAsset, toAsset, type AssetRow } from './assets.js';
 import { EamError } from './eam.errors.js';
+import { type MaintenanceRecord as MaintenanceEntity, MaintenanceRecordEntity } from './maintenance-record.entity.js';
 import { assetMachine, maintenanceMachine, type MaintenanceState } from './machines.js';
 import { recordMovement } from './movements.js';
 
@@ -53,7 +54,7 @@ export class MaintenanceService {
   }
 
   async start(em: EntityManager, caller: Principal, id: string): Promise<MaintenanceData> {
-    const asset = await lockAsset(em, (await this.row(em, id)).asset_id);
+    const asset = await lockAsset(em, (await this.row(em, id)).assetId);
     if ((await this.row(em, id)).status === 'scheduled') operational(asset, 'start maintenance');
     const row = await transition(em, maintenanceMachine, 'start', id, {
       set: { performed_by: caller.userId },
@@ -64,7 +65,7 @@ export class MaintenanceService {
   }
 
   async complete(em: EntityManager, caller: Principal, id: string, notes?: string): Promise<MaintenanceData> {
-    await lockAsset(em, (await this.row(em, id)).asset_id);
+    await lockAsset(em, (await this.row(em, id)).assetId);
     const row = (await transition(em, maintenanceMachine, 'complete', id, {
       set: { notes: notes ?? null },
       setSql: { completed_at: 'now()' },
@@ -74,7 +75,7 @@ export class MaintenanceService {
   }
 
   async cancel(em: EntityManager, caller: Principal, id: string, reason: string): Promise<MaintenanceData> {
-    await lockAsset(em, (await this.row(em, id)).asset_id);
+    await lockAsset(em, (await this.row(em, id)).assetId);
     // Read again under the asset's lock: every change of a record takes that lock first.
     const before = await this.row(em, id);
     const row = (await transition(em, maintenanceMachine, 'cancel', id, {
@@ -108,9 +109,10 @@ export class MaintenanceService {
 
   /** Cancels every open record of an asset being decommissioned (the asset itself is changed by the caller). */
   async cancelOpen(em: EntityManager, caller: Principal, asset: AssetRow, reason: string): Promise<void> {
-    const open = await em.execute<Array<{ id: string }>>(
-      `select "id" from ${TABLE} where "asset_id" = ? and "status" in ('scheduled', 'inProgress')`,
-      [asset.id],
+    const open = await em.find(
+      MaintenanceRecordEntity,
+      { assetId: asset.id, status: { $in: ['scheduled', 'inProgress'] } },
+      { fields: ['id'] },
     );
     for (const { id } of open) {
       await transition(em, maintenanceMachine, 'cancel', id, {
@@ -120,10 +122,11 @@ export class MaintenanceService {
     }
   }
 
-  private async row(em: EntityManager, id: string): Promise<MaintenanceRow> {
-    const [row] = await em.execute<MaintenanceRow[]>(`select * from ${TABLE} where "id" = ?`, [id]);
-    if (!row) throw OperationsError.notFound('Maintenance record');
-    return row;
+  /** The record as it is now (read again each time: transitions change it in SQL). */
+  private async row(em: EntityManager, id: string): Promise<MaintenanceEntity> {
+    const record = await em.findOne(MaintenanceRecordEntity, id, { refresh: true });
+    if (!record) throw OperationsError.notFound('Maintenance record');
+    return record;
   }
 
   private async insert(
@@ -133,13 +136,18 @@ export class MaintenanceService {
     kind: 'maintenance' | 'repair',
     reason: string,
     scheduledAt: string | null,
-  ): Promise<MaintenanceRow> {
-    const [row] = await em.execute<MaintenanceRow[]>(
-      `insert into ${TABLE} ("organization_id", "asset_id", "object_id", "kind", "scheduled_at", "reason", "created_by")
-       values (?, ?, ?, ?, coalesce(?::timestamptz, now()), ?, ?) returning *`,
-      [asset.organization_id, asset.id, asset.current_object_id, kind, scheduledAt, reason, caller.userId],
-    );
-    return row!;
+  ): Promise<MaintenanceEntity> {
+    const record = em.create(MaintenanceRecordEntity, {
+      organizationId: asset.organization_id,
+      assetId: asset.id,
+      objectId: asset.current_object_id,
+      kind,
+      scheduledAt: scheduledAt === null ? new Date() : new Date(scheduledAt),
+      reason,
+      createdBy: caller.userId,
+    });
+    await em.flush();
+    return record;
   }
 
   /** The asset leaves the maintenance (or repair) in progress and is operational again. */

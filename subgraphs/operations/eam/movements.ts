@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Movement, type MovementData, type MovementOpValue, type MovementStatusValue } from '../../../contracts/operations/eam/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import { recordMapper } from '../core/rows.js';
+import { AssetMovementEntity } from './asset-movement.entity.js';
 
 /**
  * The movements journal (seed 002): every asset move, conservation and repair writes an
@@ -26,21 +27,19 @@ export interface MovementEntry {
 
 /** Writes one applied journal entry and returns its id. */
 export async function recordMovement(em: EntityManager, entry: MovementEntry): Promise<string> {
-  const [row] = await em.execute<Array<{ id: string }>>(
-    `insert into ${TABLE} ("organization_id", "asset_id", "op", "status", "from_object_id", "to_object_id", "actor_id", "reason", "maintenance_id")
-     values (?, ?, ?, 'applied', ?, ?, ?, ?, ?) returning "id"`,
-    [
-      entry.organizationId,
-      entry.assetId,
-      entry.op,
-      entry.fromObjectId,
-      entry.toObjectId,
-      entry.actorId,
-      entry.reason ?? null,
-      entry.maintenanceId ?? null,
-    ],
-  );
-  return row!.id;
+  const movement = em.create(AssetMovementEntity, {
+    organizationId: entry.organizationId,
+    assetId: entry.assetId,
+    op: entry.op,
+    status: 'applied',
+    fromObjectId: entry.fromObjectId,
+    toObjectId: entry.toObjectId,
+    actorId: entry.actorId,
+    reason: entry.reason ?? null,
+    maintenanceId: entry.maintenanceId ?? null,
+  });
+  await em.flush();
+  return movement.id;
 }
 
 export interface MovementFilters {

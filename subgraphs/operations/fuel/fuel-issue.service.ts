@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { FuelIssueEntity } from './fuel-ledger.entity.js';
 import { reverseEntry, type Ledger, type LedgerRow } from './ledger.js';
 import { addToTank, takeFromTank } from './tanks.js';
 
@@ -51,24 +52,31 @@ const toIssue = (row: LedgerRow): FuelIssue => ({
 export class FuelIssueService {
   async issueFuel(em: EntityManager, tankId: string, liters: number | string, options: IssueOptions): Promise<FuelIssue> {
     const tank = await takeFromTank(em, tankId, liters);
-    const [row] = await em.execute<LedgerRow[]>(
-      `insert into ${ISSUES.table} ("organization_id", "tank_id", "object_id", "kind", "liters", "reference_type", "reference_id",
-         "saga_id", "actor_id", "occurred_at", "balance_after_liters")
-       values (?, ?, ?, 'issue', ?::numeric, ?, ?, ?, ?, coalesce(?::timestamptz, now()), ?::numeric) returning *`,
-      [
-        tank.organization_id,
-        tank.id,
-        tank.object_id,
-        liters,
-        options.referenceType ?? null,
-        options.referenceId ?? null,
-        options.sagaId ?? null,
-        options.actorId,
-        options.occurredAt ?? null,
-        tank.current_balance_liters,
-      ],
-    );
-    return toIssue(row!);
+    const issue = em.create(FuelIssueEntity, {
+      organizationId: tank.organization_id,
+      tankId: tank.id,
+      objectId: tank.object_id,
+      kind: 'issue',
+      liters: String(liters),
+      referenceType: options.referenceType ?? null,
+      referenceId: options.referenceId ?? null,
+      sagaId: options.sagaId ?? null,
+      actorId: options.actorId,
+      // Without a time of its own, the database's `now()` (the column's default).
+      ...(options.occurredAt ? { occurredAt: new Date(options.occurredAt) } : {}),
+      balanceAfterLiters: String(tank.current_balance_liters),
+    });
+    await em.flush();
+    return {
+      id: issue.id,
+      tankId: issue.tankId,
+      kind: issue.kind,
+      liters: issue.liters,
+      balanceAfterLiters: issue.balanceAfterLiters,
+      reversalOfId: issue.reversalOfId ?? null,
+      referenceType: issue.referenceType ?? null,
+      referenceId: issue.referenceId ?? null,
+    };
   }
 
   /** Gives an issue's litres back to its tank as a counter-entry; an issue is reversed once (409 after). */

@@ -46,6 +46,7 @@ export async function reverseEntry(
   reversal: Reversal,
   move: (tankId: string, liters: string) => Promise<TankRow>,
 ): Promise<LedgerRow> {
+  // raw SQL: one helper over both ledger tables; the counter-entry copies the locked original in SQL.
   const [original] = await em.execute<LedgerRow[]>(`select * from ${ledger.table} where "id" = ? for update`, [id]);
   if (!original) throw OperationsError.notFound(ledger.entity);
   if (original.kind === 'reversal') throw FuelError.notReversible();
@@ -56,11 +57,13 @@ export async function reverseEntry(
   // Copied columns come from the original row; the rest are the reversal's own.
   const columns = [...copied, '"kind"', '"reversal_of_id"', '"actor_id"', '"reason"', '"balance_after_liters"'];
   const values = [...copied, `'reversal'`, '"id"', '?', '?', '?::numeric'];
+  // raw SQL: the counter-entry copies the original's columns in one insert (either ledger table).
   const [row] = await em.execute<LedgerRow[]>(
     `insert into ${ledger.table} (${[...columns, ...extra.map(([column]) => `"${column}"`)].join(', ')})
      select ${[...values, ...extra.map(() => '?')].join(', ')} from ${ledger.table} where "id" = ? returning *`,
     [reversal.actorId, reversal.reason, tank.current_balance_liters, ...extra.map(([, value]) => value), id],
   );
+  // raw SQL: either ledger table, named by the caller.
   await em.execute(`update ${ledger.table} set "reversed_by_id" = ?, "updated_at" = now() where "id" = ?`, [row!.id, id]);
   return row!;
 }

@@ -9,6 +9,8 @@ import { defineStateMachine, transition, type Change } from '../core/state-machi
 import type { NotificationsService } from '../iam/notifications.service.js';
 import { OperationsError } from '../operations.errors.js';
 import { FuelError } from './fuel.errors.js';
+import { FuelSupplyEntity } from './fuel-ledger.entity.js';
+import { FuelSupplyRequestEntity } from './fuel-supply-request.entity.js';
 import { SUPPLY_TABLE, toSupply } from './supply.service.js';
 
 const TABLE = '"operations"."fuel_supply_request"';
@@ -65,16 +67,19 @@ export class SupplyRequestService {
 
   /** The request with the supplies recorded for it or linked to it, and their reversals. */
   async get(em: EntityManager, id: string): Promise<FuelSupplyRequestData & { supplies: FuelSupplyData[] }> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?`, [id]);
-    if (!row) throw OperationsError.notFound('Fuel supply request');
-    const supplies = await em.execute<Array<Record<string, unknown>>>(
-      `select * from ${SUPPLY_TABLE} where "supply_request_id" = ? or "id" = ? or "reversal_of_id" = ? order by "occurred_at", "id"`,
-      [id, row.fulfilled_supply_id ?? null, row.fulfilled_supply_id ?? null],
+    const request = await em.findOne(FuelSupplyRequestEntity, id);
+    if (!request) throw OperationsError.notFound('Fuel supply request');
+    const fulfilled = request.fulfilledSupplyId ?? null;
+    const supplies = await em.find(
+      FuelSupplyEntity,
+      { $or: [{ supplyRequestId: id }, ...(fulfilled ? [{ id: fulfilled }, { reversalOfId: fulfilled }] : [])] },
+      { orderBy: { occurredAt: 'asc', id: 'asc' } },
     );
-    return { ...toRequest(row), supplies: supplies.map(toSupply) };
+    return { ...toRequest(request), supplies: supplies.map(toSupply) };
   }
 
   async create(em: EntityManager, caller: Principal, input: SupplyRequestInput): Promise<FuelSupplyRequestData> {
+    // raw SQL: the request takes its tenant and object from the tank, in the insert that finds the tank.
     const [row] = await em.execute<Array<Record<string, unknown>>>(
       `insert into ${TABLE} ("organization_id", "tank_id", "object_id", "requested_volume_liters", "desired_delivery_date",
          "justification", "initiator_id")
@@ -143,8 +148,9 @@ export class SupplyRequestService {
    * request's tank, not reversed, recorded for no other request, linked to no other.
    */
   async linkSupply(em: EntityManager, id: string, input: { supplyId: string; fulfilledQuantityLiters?: number }) {
-    const [request] = await em.execute<Array<{ tank_id: string }>>(`select "tank_id" from ${TABLE} where "id" = ?`, [id]);
+    const request = await em.findOne(FuelSupplyRequestEntity, id, { fields: ['tankId'] });
     if (!request) throw OperationsError.notFound('Fuel supply request');
+    // raw SQL: locking (the supply `for update`) with whether a request already links it.
     const [supply] = await em.execute<SupplyRow[]>(
       `select s.*, exists (select 1 from ${TABLE} r where r."fulfilled_supply_id" = s."id") as "linked"
        from ${SUPPLY_TABLE} s where s."id" = ? for update`,
@@ -153,7 +159,7 @@ export class SupplyRequestService {
     if (!supply) throw OperationsError.notFound('Fuel supply');
     if (supply.kind !== 'receipt') throw FuelError.mismatch('supplyId', 'a reversal cannot fulfil a request');
     if (supply.reversed_by_id) throw FuelError.alreadyReversed('supply');
-    if (supply.tank_id !== request.tank_id) throw FuelError.mismatch('supplyId', 'the supply went into another tank');
+    if (supply.tank_id !== request.tankId) throw FuelError.mismatch('supplyId', 'the supply went into another tank');
     if (supply.supply_request_id && supply.supply_request_id !== id) {
       throw FuelError.mismatch('supplyId', 'the supply was recorded for another request');
     }

@@ -5,6 +5,8 @@ import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
 import { OperationsError } from '../operations.errors.js';
 import { FuelError } from './fuel.errors.js';
+import { FuelSupplyEntity } from './fuel-ledger.entity.js';
+import { FuelSupplyRequestEntity } from './fuel-supply-request.entity.js';
 import { reverseEntry, type Ledger } from './ledger.js';
 import { addToTank, takeFromTank } from './tanks.js';
 
@@ -36,32 +38,27 @@ export class SupplyService {
 
   async record(em: EntityManager, caller: Principal, input: RecordSupplyInput): Promise<FuelSupplyData> {
     if (input.supplyRequestId) {
-      const [request] = await em.execute<Array<{ tank_id: string }>>(
-        `select "tank_id" from "operations"."fuel_supply_request" where "id" = ?`,
-        [input.supplyRequestId],
-      );
+      const request = await em.findOne(FuelSupplyRequestEntity, input.supplyRequestId, { fields: ['tankId'] });
       if (!request) throw OperationsError.notFound('Fuel supply request');
-      if (request.tank_id !== input.tankId) throw FuelError.mismatch('supplyRequestId', 'the request is for another tank');
+      if (request.tankId !== input.tankId) throw FuelError.mismatch('supplyRequestId', 'the request is for another tank');
     }
     const tank = await addToTank(em, input.tankId, input.quantityLiters, 'quantityLiters');
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `insert into ${SUPPLY_TABLE} ("organization_id", "tank_id", "object_id", "kind", "supplier_id", "quantity_liters", "occurred_at",
-         "supply_request_id", "saga_id", "actor_id", "balance_after_liters")
-       values (?, ?, ?, 'receipt', ?, ?::numeric, coalesce(?::timestamptz, now()), ?, ?, ?, ?::numeric) returning *`,
-      [
-        tank.organization_id,
-        tank.id,
-        tank.object_id,
-        input.supplierId,
-        input.quantityLiters,
-        input.occurredAt ?? null,
-        input.supplyRequestId,
-        input.sagaId,
-        caller.userId,
-        tank.current_balance_liters,
-      ],
-    );
-    return toSupply(row!);
+    const supply = em.create(FuelSupplyEntity, {
+      organizationId: tank.organization_id,
+      tankId: tank.id,
+      objectId: tank.object_id,
+      kind: 'receipt',
+      supplierId: input.supplierId,
+      quantityLiters: String(input.quantityLiters),
+      // Without a time of its own, the database's `now()` (the column's default).
+      ...(input.occurredAt ? { occurredAt: new Date(input.occurredAt) } : {}),
+      supplyRequestId: input.supplyRequestId,
+      sagaId: input.sagaId,
+      actorId: caller.userId,
+      balanceAfterLiters: String(tank.current_balance_liters),
+    });
+    await em.flush();
+    return toSupply(supply);
   }
 
   /** The counter-entry: the receipt is kept, its quantity taken out of the tank again (never below zero). */

@@ -4,6 +4,7 @@ import { publishEvent } from '../core/events.js';
 import { recordMapper } from '../core/rows.js';
 import { OperationsError } from '../operations.errors.js';
 import { FuelError } from './fuel.errors.js';
+import { FuelTankEntity } from './fuel-tank.entity.js';
 
 /**
  * A tank's balance, changed only here and only in SQL: one conditional `UPDATE` per
@@ -31,12 +32,12 @@ export interface TankRow {
 type Liters = number | string;
 
 async function tankExists(em: EntityManager, id: string): Promise<void> {
-  const [row] = await em.execute(`select 1 from ${TANK_TABLE} where "id" = ?`, [id]);
-  if (!row) throw OperationsError.notFound('Fuel tank');
+  if ((await em.count(FuelTankEntity, { id })) === 0) throw OperationsError.notFound('Fuel tank');
 }
 
 /** Adds `liters`; refused (422) when the balance would exceed the capacity. */
 export async function addToTank(em: EntityManager, tankId: string, liters: Liters, param: string): Promise<TankRow> {
+  // raw SQL: locking/atomic balance (numeric arithmetic and the capacity bound in one conditional update).
   const [row] = await em.execute<TankRow[]>(
     `update ${TANK_TABLE} set "current_balance_liters" = "current_balance_liters" + ?::numeric, "updated_at" = now()
      where "id" = ? and "current_balance_liters" + ?::numeric <= "capacity_liters" returning *`,
@@ -49,6 +50,7 @@ export async function addToTank(em: EntityManager, tankId: string, liters: Liter
 
 /** Takes `liters` out; refused (422) when the tank holds less. */
 export async function takeFromTank(em: EntityManager, tankId: string, liters: Liters): Promise<TankRow> {
+  // raw SQL: locking/atomic balance (numeric arithmetic and the zero bound in one conditional update).
   const [row] = await em.execute<Array<TankRow & { was_above_minimum: boolean }>>(
     `update ${TANK_TABLE} set "current_balance_liters" = "current_balance_liters" - ?::numeric, "updated_at" = now()
      where "id" = ? and "current_balance_liters" >= ?::numeric

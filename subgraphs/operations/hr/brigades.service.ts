@@ -6,8 +6,9 @@ import { recordMapper } from '../core/rows.js';
 import { defineStateMachine, transition } from '../core/state-machine.js';
 import type { TrashEntity } from '../core/trash.service.js';
 import { OperationsError } from '../operations.errors.js';
+import { BrigadeEntity, BrigadeMembershipEntity } from './brigade.entity.js';
 import { HrError } from './hr.errors.js';
-import { BRIGADE, brigadeForShare, type BrigadeRow, MEMBERSHIP, requireAssignable, requireObject } from './references.js';
+import { BRIGADE, brigadeForShare, lockBrigade, MEMBERSHIP, requireAssignable, requireObject } from './references.js';
 
 /** Brigades and their memberships; who sees which brigade is row-level security's (object scope). */
 
@@ -43,15 +44,19 @@ export class BrigadesService {
   ): Promise<BrigadeData> {
     await requireObject(em, input.objectId, 'objectId');
     if (input.brigadierId) await requireAssignable(em, input.brigadierId, 'brigadierId', input.objectId);
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `insert into ${BRIGADE} ("organization_id", "name", "object_id", "work_type", "brigadier_id") values (?, ?, ?, ?, ?) returning *`,
-      [principal.organizationId, input.name, input.objectId, input.workType, input.brigadierId ?? null],
-    );
-    return brigadeRecord(row!);
+    const brigade = em.create(BrigadeEntity, {
+      organizationId: principal.organizationId!,
+      name: input.name,
+      objectId: input.objectId,
+      workType: input.workType,
+      brigadierId: input.brigadierId ?? null,
+    });
+    await em.flush();
+    return brigadeRecord(brigade);
   }
 
   async get(em: EntityManager, id: string): Promise<BrigadeData> {
-    return brigadeRecord(await this.row(em, id));
+    return brigadeRecord(await this.brigade(em, id));
   }
 
   list(em: EntityManager, filter: BrigadeFilter) {
@@ -73,28 +78,20 @@ export class BrigadesService {
     em: EntityManager,
     input: { id: string; name?: string; workType?: WorkType; brigadierId?: string | null },
   ): Promise<BrigadeData> {
-    const [brigade] = await em.execute<BrigadeRow[]>(`select * from ${BRIGADE} where "id" = ? and "deleted_at" is null for update`, [
-      input.id,
-    ]);
-    if (!brigade) throw OperationsError.notFound('Brigade');
+    const brigade = await lockBrigade(em, input.id);
     if (brigade.status !== 'active') throw OperationsError.stateConflict('Brigade', brigade.status, 'update', ['active']);
-    if (input.brigadierId) await requireAssignable(em, input.brigadierId, 'brigadierId', brigade.object_id);
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `update ${BRIGADE} set "name" = coalesce(?, "name"), "work_type" = coalesce(?, "work_type"),
-         "brigadier_id" = case when ?::boolean then ?::uuid else "brigadier_id" end, "updated_at" = now()
-       where "id" = ? returning *`,
-      [input.name ?? null, input.workType ?? null, input.brigadierId !== undefined, input.brigadierId ?? null, input.id],
-    );
-    return brigadeRecord(row!);
+    if (input.brigadierId) await requireAssignable(em, input.brigadierId, 'brigadierId', brigade.objectId);
+    if (input.name !== undefined) brigade.name = input.name;
+    if (input.workType !== undefined) brigade.workType = input.workType;
+    if (input.brigadierId !== undefined) brigade.brigadierId = input.brigadierId;
+    await em.flush();
+    return brigadeRecord(brigade);
   }
 
   async roster(em: EntityManager, id: string): Promise<BrigadeMembershipData[]> {
-    await this.row(em, id);
-    const rows = await em.execute<Array<Record<string, unknown>>>(
-      `select * from ${MEMBERSHIP} where "brigade_id" = ? and "to_date" is null order by "from_date", "id"`,
-      [id],
-    );
-    return rows.map(membershipRecord);
+    await this.brigade(em, id);
+    const members = await em.find(BrigadeMembershipEntity, { brigadeId: id, toDate: null }, { orderBy: { fromDate: 'asc', id: 'asc' } });
+    return members.map(membershipRecord);
   }
 
   /**
@@ -109,30 +106,33 @@ export class BrigadesService {
   ): Promise<BrigadeMembershipData> {
     const brigade = await brigadeForShare(em, input.id);
     if (brigade.status !== 'active') throw OperationsError.stateConflict('Brigade', brigade.status, 'add member', ['active']);
-    await requireAssignable(em, input.personnelId, 'personnelId', brigade.object_id);
+    await requireAssignable(em, input.personnelId, 'personnelId', brigade.objectId);
     const fromDate = input.fromDate ?? today();
-    const [current] = await em.execute<Array<{ id: string; brigade_id: string; from_date: string }>>(
-      `select "id", "brigade_id", "from_date" from ${MEMBERSHIP} where "personnel_id" = ? and "to_date" is null`,
-      [input.personnelId],
-    );
-    if (current?.brigade_id === brigade.id) throw HrError.alreadyMember();
-    if (current && fromDate < current.from_date) {
-      throw HrError.dateOrder('fromDate', `fromDate comes before the start of the current membership (${current.from_date}).`);
+    const current = await em.findOne(BrigadeMembershipEntity, { personnelId: input.personnelId, toDate: null }, { refresh: true });
+    if (current?.brigadeId === brigade.id) throw HrError.alreadyMember();
+    if (current && fromDate < current.fromDate) {
+      throw HrError.dateOrder('fromDate', `fromDate comes before the start of the current membership (${current.fromDate}).`);
     }
     if (current) {
-      await em.execute(`update ${MEMBERSHIP} set "to_date" = ?, "updated_at" = now() where "id" = ?`, [fromDate, current.id]);
+      // Closed before the new one is written: one open membership per employee (a unique index).
+      current.toDate = fromDate;
+      await em.flush();
     }
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `insert into ${MEMBERSHIP} ("organization_id", "brigade_id", "personnel_id", "from_date") values (?, ?, ?, ?) returning *`,
-      [principal.organizationId, brigade.id, input.personnelId, fromDate],
-    );
-    return membershipRecord(row!);
+    const membership = em.create(BrigadeMembershipEntity, {
+      organizationId: principal.organizationId!,
+      brigadeId: brigade.id,
+      personnelId: input.personnelId,
+      fromDate,
+    });
+    await em.flush();
+    return membershipRecord(membership);
   }
 
   /** Deactivates the brigade and closes every active membership as of today, in one transaction. */
   async disband(em: EntityManager, id: string): Promise<BrigadeData> {
-    await this.row(em, id, 'for update');
+    await lockBrigade(em, id);
     const row = await transition(em, brigadeStates, 'disband', id, { setSql: { disbanded_at: 'now()' } });
+    // raw SQL: bulk update of every open membership, each closed no earlier than it began.
     await em.execute(
       `update ${MEMBERSHIP} set "to_date" = greatest("from_date", ?::date), "updated_at" = now() where "brigade_id" = ? and "to_date" is null`,
       [today(), id],
@@ -146,25 +146,17 @@ export class BrigadesService {
    * concurrent member addition (which shares it) from slipping in.
    */
   async softDelete(em: EntityManager, id: string): Promise<{ id: string; deletedAt: string }> {
-    await this.row(em, id, 'for update');
-    const [active] = await em.execute<Array<{ count: string }>>(
-      `select count(*) as "count" from ${MEMBERSHIP} where "brigade_id" = ? and "to_date" is null`,
-      [id],
-    );
-    if (Number(active!.count) > 0) throw HrError.brigadeHasMembers(Number(active!.count));
-    const [deleted] = await em.execute<Array<{ deleted_at: string }>>(
-      `update ${BRIGADE} set "deleted_at" = now(), "updated_at" = now() where "id" = ? returning "deleted_at"`,
-      [id],
-    );
-    return { id, deletedAt: new Date(deleted!.deleted_at).toISOString() };
+    const brigade = await lockBrigade(em, id);
+    const active = await em.count(BrigadeMembershipEntity, { brigadeId: id, toDate: null });
+    if (active > 0) throw HrError.brigadeHasMembers(active);
+    brigade.deletedAt = new Date();
+    await em.flush();
+    return { id, deletedAt: brigade.deletedAt.toISOString() };
   }
 
-  private async row(em: EntityManager, id: string, lock: '' | 'for update' = ''): Promise<Record<string, unknown>> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `select * from ${BRIGADE} where "id" = ? and "deleted_at" is null ${lock}`,
-      [id],
-    );
-    if (!row) throw OperationsError.notFound('Brigade');
-    return row;
+  private async brigade(em: EntityManager, id: string) {
+    const brigade = await em.findOne(BrigadeEntity, { id, deletedAt: null });
+    if (!brigade) throw OperationsError.notFound('Brigade');
+    return brigade;
   }
 }

@@ -1,5 +1,7 @@
+import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BRIGADE, MEMBERSHIP } from './references.js';
+import { BrigadeEntity, BrigadeMembershipEntity } from './brigade.entity.js';
+import { MEMBERSHIP } from './references.js';
 
 /**
  * What keeps an employee from being terminated: each module that assigns people owns a
@@ -18,14 +20,13 @@ export interface OpenAssignmentCheck {
 export const activeMembership: OpenAssignmentCheck = {
   name: 'brigade membership',
   async find(em, personnelId) {
-    const rows = await em.execute<Array<{ brigade_id: string; name: string }>>(
-      `select m."brigade_id", b."name" from ${MEMBERSHIP} m join ${BRIGADE} b on b."id" = m."brigade_id"
-       where m."personnel_id" = ? and m."to_date" is null`,
-      [personnelId],
-    );
-    return rows.map((row) => `active member of brigade "${row.name}" (${row.brigade_id})`);
+    const open = await em.find(BrigadeMembershipEntity, { personnelId, toDate: null });
+    const brigades = await em.find(BrigadeEntity, { id: { $in: open.map((membership) => membership.brigadeId) } });
+    const names = new Map(brigades.map((brigade) => [brigade.id, brigade.name]));
+    return open.map((membership) => `active member of brigade "${names.get(membership.brigadeId)}" (${membership.brigadeId})`);
   },
   async close(em, personnelId, on) {
+    // raw SQL: bulk update, each membership closed no earlier than it began.
     await em.execute(
       `update ${MEMBERSHIP} set "to_date" = greatest("from_date", ?::date), "updated_at" = now() where "personnel_id" = ? and "to_date" is null`,
       [on, personnelId],
@@ -37,16 +38,19 @@ export const activeMembership: OpenAssignmentCheck = {
 export const brigadierOfActiveBrigade: OpenAssignmentCheck = {
   name: 'brigadier',
   async find(em, personnelId) {
-    const rows = await em.execute<Array<{ id: string; name: string }>>(
-      `select "id", "name" from ${BRIGADE} where "brigadier_id" = ? and "status" = 'active' and "deleted_at" is null order by "name", "id"`,
-      [personnelId],
+    const led = await em.find(
+      BrigadeEntity,
+      { brigadierId: personnelId, status: 'active', deletedAt: null },
+      { orderBy: { name: 'asc', id: 'asc' } },
     );
-    return rows.map((row) => `brigadier of active brigade "${row.name}" (${row.id})`);
+    return led.map((brigade) => `brigadier of active brigade "${brigade.name}" (${brigade.id})`);
   },
   async close(em, personnelId) {
-    await em.execute(`update ${BRIGADE} set "brigadier_id" = null, "updated_at" = now() where "brigadier_id" = ? and "status" = 'active'`, [
-      personnelId,
-    ]);
+    await em.nativeUpdate(
+      BrigadeEntity,
+      { brigadierId: personnelId, status: 'active' },
+      { brigadierId: null, updatedAt: sql<Date>`now()` },
+    );
   },
 };
 

@@ -60,8 +60,8 @@ export class PersonnelStatusService {
     const { from } = personnelStates.transitions.terminate;
     if (!from.includes(person.status)) throw OperationsError.stateConflict('Personnel', person.status, 'terminate', from);
     const terminatedAt = input.terminatedAt ?? today();
-    if (terminatedAt < person.hired_at)
-      throw HrError.dateOrder('terminatedAt', `terminatedAt comes before the hiring date ${person.hired_at}.`);
+    if (terminatedAt < person.hiredAt)
+      throw HrError.dateOrder('terminatedAt', `terminatedAt comes before the hiring date ${person.hiredAt}.`);
     const open: string[] = [];
     for (const check of this.checks) open.push(...(await check.find(em, input.id)));
     if (open.length > 0 && !input.force) throw HrError.openAssignments(open);

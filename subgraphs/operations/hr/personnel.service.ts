@@ -1,3 +1,4 @@
+import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type PersonnelData, Personnel, today } from '../../../contracts/operations/hr/types.js';
 import { cursorList } from '../core/cursor-list.js';
@@ -5,6 +6,8 @@ import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
 import { OperationsError } from '../operations.errors.js';
 import { HrError } from './hr.errors.js';
+import { PersonnelEntity, PersonnelTransferEntity } from './personnel.entity.js';
+import { BrigadeEntity } from './brigade.entity.js';
 import { BRIGADE, isUniqueViolation, lockPersonnel, MEMBERSHIP, PERSONNEL, requireObject, requirePosition } from './references.js';
 
 /** Personnel: hiring, the card and the list, corrections, transfers between production objects. */
@@ -39,15 +42,6 @@ export interface PersonnelFilter {
   limit: number;
 }
 
-const PATCHABLE = {
-  fullName: 'full_name',
-  tabNumber: 'tab_number',
-  positionId: 'position_id',
-  birthDate: 'birth_date',
-  phone: 'phone',
-  email: 'email',
-} as const;
-
 /** An empty optional text is no value. */
 const orNull = (value: string | null | undefined) => (value ? value : null);
 
@@ -55,30 +49,25 @@ export class PersonnelService {
   async hire(em: EntityManager, principal: Principal, input: HireInput): Promise<PersonnelData> {
     await requirePosition(em, input.positionId);
     if (input.objectId) await requireObject(em, input.objectId, 'objectId');
-    const row = await this.uniqueTab(input.tabNumber, () =>
-      em.execute<Array<Record<string, unknown>>>(
-        `insert into ${PERSONNEL} ("organization_id", "full_name", "tab_number", "birth_date", "position_id", "object_id", "phone", "email", "hired_at")
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning *`,
-        [
-          principal.organizationId,
-          input.fullName,
-          input.tabNumber,
-          input.birthDate ?? null,
-          input.positionId,
-          input.objectId ?? null,
-          orNull(input.phone),
-          orNull(input.email),
-          input.hiredAt,
-        ],
-      ),
-    );
-    return personnelRecord(row);
+    const person = em.create(PersonnelEntity, {
+      organizationId: principal.organizationId!,
+      fullName: input.fullName,
+      tabNumber: input.tabNumber,
+      birthDate: input.birthDate ?? null,
+      positionId: input.positionId,
+      objectId: input.objectId ?? null,
+      phone: orNull(input.phone),
+      email: orNull(input.email),
+      hiredAt: input.hiredAt,
+    });
+    await this.uniqueTab(em, input.tabNumber);
+    return personnelRecord(person);
   }
 
   async get(em: EntityManager, id: string): Promise<PersonnelData> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${PERSONNEL} where "id" = ?`, [id]);
-    if (!row) throw OperationsError.notFound('Personnel');
-    return personnelRecord(row);
+    const person = await em.findOne(PersonnelEntity, id);
+    if (!person) throw OperationsError.notFound('Personnel');
+    return personnelRecord(person);
   }
 
   list(em: EntityManager, filter: PersonnelFilter) {
@@ -87,17 +76,17 @@ export class PersonnelService {
   }
 
   async update(em: EntityManager, id: string, patch: PersonnelPatch): Promise<PersonnelData> {
-    if (!(await lockPersonnel(em, id))) throw OperationsError.notFound('Personnel');
+    const person = await lockPersonnel(em, id);
+    if (!person) throw OperationsError.notFound('Personnel');
     if (patch.positionId) await requirePosition(em, patch.positionId);
-    const changes = (Object.entries(PATCHABLE) as Array<[keyof PersonnelPatch, string]>).filter(([field]) => patch[field] !== undefined);
-    const row = await this.uniqueTab(patch.tabNumber ?? '', () =>
-      em.execute<Array<Record<string, unknown>>>(
-        `update ${PERSONNEL} set ${[...changes.map(([, column]) => `"${column}" = ?`), `"updated_at" = now()`].join(', ')}
-         where "id" = ? returning *`,
-        [...changes.map(([field]) => (field === 'phone' || field === 'email' ? orNull(patch[field]) : patch[field])), id],
-      ),
-    );
-    return personnelRecord(row);
+    const { phone, email, ...rest } = patch;
+    em.assign(person, {
+      ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
+      ...(phone !== undefined ? { phone: orNull(phone) } : {}),
+      ...(email !== undefined ? { email: orNull(email) } : {}),
+    });
+    await this.uniqueTab(em, patch.tabNumber ?? '');
+    return personnelRecord(person);
   }
 
   /**
@@ -115,34 +104,37 @@ export class PersonnelService {
       throw OperationsError.stateConflict('Personnel', person.status, 'transfer', ['active', 'onWatch', 'onVacation']);
     }
     await requireObject(em, input.toObjectId, 'toObjectId');
-    if (person.object_id === input.toObjectId) throw HrError.sameObject();
+    if (person.objectId === input.toObjectId) throw HrError.sameObject();
     const effectiveFrom = input.effectiveFrom ?? today();
-    await em.execute(
-      `insert into "operations"."personnel_transfer" ("organization_id", "personnel_id", "from_object_id", "to_object_id", "reason", "effective_from")
-       values (?, ?, ?, ?, ?, ?)`,
-      [principal.organizationId, input.id, person.object_id, input.toObjectId, input.reason, effectiveFrom],
-    );
+    em.create(PersonnelTransferEntity, {
+      organizationId: principal.organizationId!,
+      personnelId: input.id,
+      fromObjectId: person.objectId ?? null,
+      toObjectId: input.toObjectId,
+      reason: input.reason,
+      effectiveFrom,
+    });
+    await em.flush();
+    // raw SQL: bulk update joined with the brigade (every open membership at another object).
     await em.execute(
       `update ${MEMBERSHIP} m set "to_date" = greatest(m."from_date", ?::date), "updated_at" = now()
        from ${BRIGADE} b where b."id" = m."brigade_id" and m."personnel_id" = ? and m."to_date" is null and b."object_id" <> ?`,
       [effectiveFrom, input.id, input.toObjectId],
     );
-    await em.execute(
-      `update ${BRIGADE} set "brigadier_id" = null, "updated_at" = now() where "brigadier_id" = ? and "status" = 'active' and "object_id" <> ?`,
-      [input.id, input.toObjectId],
+    await em.nativeUpdate(
+      BrigadeEntity,
+      { brigadierId: input.id, status: 'active', objectId: { $ne: input.toObjectId } },
+      { brigadierId: null, updatedAt: sql<Date>`now()` },
     );
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `update ${PERSONNEL} set "object_id" = ?, "updated_at" = now() where "id" = ? returning *`,
-      [input.toObjectId, input.id],
-    );
-    return personnelRecord(row!);
+    person.objectId = input.toObjectId;
+    await em.flush();
+    return personnelRecord(person);
   }
 
-  /** Runs a write that may take a personnel number another employee holds. */
-  private async uniqueTab(tabNumber: string, write: () => Promise<Array<Record<string, unknown>>>): Promise<Record<string, unknown>> {
+  /** Writes the pending changes, which may take a personnel number another employee holds. */
+  private async uniqueTab(em: EntityManager, tabNumber: string): Promise<void> {
     try {
-      const [row] = await write();
-      return row!;
+      await em.flush();
     } catch (error) {
       if (isUniqueViolation(error)) throw HrError.tabNumberTaken(tabNumber);
       throw error;

@@ -1,6 +1,9 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OperationsError } from '../operations.errors.js';
+import { type Brigade, BrigadeEntity } from './brigade.entity.js';
 import { HrError } from './hr.errors.js';
+import { type Personnel, PersonnelEntity } from './personnel.entity.js';
 
 /**
  * Records of the organization looked up through row-level security, so one of another
@@ -11,19 +14,6 @@ import { HrError } from './hr.errors.js';
 export const PERSONNEL = '"operations"."personnel"';
 export const BRIGADE = '"operations"."brigade"';
 export const MEMBERSHIP = '"operations"."brigade_membership"';
-
-export interface PersonnelRow extends Record<string, unknown> {
-  id: string;
-  status: 'active' | 'onWatch' | 'onVacation' | 'terminated';
-  object_id: string | null;
-  hired_at: string;
-}
-
-export interface BrigadeRow extends Record<string, unknown> {
-  id: string;
-  status: 'active' | 'inactive';
-  object_id: string;
-}
 
 /** An active position of the positions reference book. */
 export async function requirePosition(em: EntityManager, id: string, param = 'positionId'): Promise<void> {
@@ -40,25 +30,29 @@ export async function requireObject(em: EntityManager, id: string, param: string
 }
 
 /** The employee, locked for the rest of the transaction (hiring moves, memberships and termination queue up). */
-export async function lockPersonnel(em: EntityManager, id: string): Promise<PersonnelRow | undefined> {
-  const [row] = await em.execute<PersonnelRow[]>(`select * from ${PERSONNEL} where "id" = ? for update`, [id]);
-  return row;
+export async function lockPersonnel(em: EntityManager, id: string): Promise<Personnel | null> {
+  return em.findOne(PersonnelEntity, id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
 /** An employee the body names who can take an assignment at `objectId`: visible, not terminated, not of another object. */
-export async function requireAssignable(em: EntityManager, id: string, param: string, objectId: string): Promise<PersonnelRow> {
+export async function requireAssignable(em: EntityManager, id: string, param: string, objectId: string): Promise<Personnel> {
   const person = await lockPersonnel(em, id);
   if (!person) throw HrError.referenceNotFound(param, 'employee');
   if (person.status === 'terminated') throw HrError.personnelTerminated(param);
-  if (person.object_id !== null && person.object_id !== objectId) throw HrError.otherObject(param);
+  if (person.objectId != null && person.objectId !== objectId) throw HrError.otherObject(param);
   return person;
 }
 
 /** The brigade, locked against a concurrent disband (shared, so memberships of one brigade do not queue). */
-export async function brigadeForShare(em: EntityManager, id: string): Promise<BrigadeRow> {
-  const [row] = await em.execute<BrigadeRow[]>(`select * from ${BRIGADE} where "id" = ? and "deleted_at" is null for share`, [id]);
-  if (!row) throw OperationsError.notFound('Brigade');
-  return row;
+export async function brigadeForShare(em: EntityManager, id: string): Promise<Brigade> {
+  return lockBrigade(em, id, LockMode.PESSIMISTIC_READ);
+}
+
+/** The brigade (not in the trash), locked as `lock` says (`for update` by default); not found otherwise. */
+export async function lockBrigade(em: EntityManager, id: string, lock = LockMode.PESSIMISTIC_WRITE): Promise<Brigade> {
+  const brigade = await em.findOne(BrigadeEntity, { id, deletedAt: null }, { lockMode: lock, refresh: true });
+  if (!brigade) throw OperationsError.notFound('Brigade');
+  return brigade;
 }
 
 /** Whether a PostgreSQL error is a unique violation. */

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { TimesheetEntry } from '../../../contracts/operations/hr/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import { recordMapper } from '../core/rows.js';
+import { TimesheetEntryEntity } from './timesheet-entry.entity.js';
 
 /**
  * The timesheet: employees' hours and downtime per shift. Written by another module's workflow
@@ -47,6 +48,7 @@ export class TimesheetService {
   async record(em: EntityManager, shift: TimesheetShift): Promise<number> {
     let written = 0;
     for (const line of shift.lines) {
+      // raw SQL: `on conflict do nothing` keeps a retried saga step from writing a line twice.
       const rows = await em.execute<Array<{ id: string }>>(
         `insert into ${TABLE} ("organization_id", "personnel_id", "position_id", "object_id", "work_date", "shift_type", "hours_worked",
            "downtime_hours", "source_id", "source_entry_id", "saga_id")
@@ -72,8 +74,7 @@ export class TimesheetService {
 
   /** Takes the source's entries out of the timesheet; returns how many there were. */
   async remove(em: EntityManager, sourceId: string): Promise<number> {
-    const rows = await em.execute<Array<{ id: string }>>(`delete from ${TABLE} where "source_id" = ? returning "id"`, [sourceId]);
-    return rows.length;
+    return em.nativeDelete(TimesheetEntryEntity, { sourceId });
   }
 
   async list(em: EntityManager, filter: TimesheetFilter) {

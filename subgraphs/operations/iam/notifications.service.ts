@@ -11,7 +11,7 @@ import { OperationsError } from '../operations.errors.js';
 import { AppUserEntity } from './app-user.entity.js';
 import { NotificationEntity, type Notification as NotificationRecord } from './notification.entity.js';
 
-const toNotification = recordMapper<z.output<typeof Notification>>(Notification, 'entity') as (
+const toNotification = recordMapper<z.output<typeof Notification>>(Notification) as (
   notification: NotificationRecord,
 ) => z.output<typeof Notification>;
 

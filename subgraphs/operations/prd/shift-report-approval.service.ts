@@ -1,8 +1,10 @@
+import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../core/principal.js';
 import type { SagaStarter } from '../sagas/saga.js';
 import type { ShiftReportSagas } from './shift-report-sagas.js';
-import { lockReport, REPORT_ENTITY, REPORT_TABLE, requireState } from './shift-reports.js';
+import { ShiftReportEntity } from './shift-report.entity.js';
+import { lockReport, REPORT_ENTITY, requireState } from './shift-reports.js';
 
 /**
  * Approving and reversing a shift report: each starts its saga in the caller's transaction (one
@@ -25,7 +27,7 @@ export class ShiftReportApprovalService {
       entityType: REPORT_ENTITY,
       entityId: id,
     });
-    await em.execute(`update ${REPORT_TABLE} set "approve_saga_id" = ?, "updated_at" = now() where "id" = ?`, [sagaId, id]);
+    await em.nativeUpdate(ShiftReportEntity, { id }, { approveSagaId: sagaId, updatedAt: sql<Date>`now()` });
     return { shiftReportId: id, sagaId, status: 'enqueued' as const };
   }
 
@@ -39,7 +41,7 @@ export class ShiftReportApprovalService {
       entityType: REPORT_ENTITY,
       entityId: id,
     });
-    await em.execute(`update ${REPORT_TABLE} set "reject_saga_id" = ?, "updated_at" = now() where "id" = ?`, [sagaId, id]);
+    await em.nativeUpdate(ShiftReportEntity, { id }, { rejectSagaId: sagaId, updatedAt: sql<Date>`now()` });
     return { shiftReportId: id, rejectSagaId: sagaId, originalApproveSagaId: report.approve_saga_id, status: 'enqueued' as const };
   }
 }

@@ -1,7 +1,14 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AssetEntity } from '../eam/asset.entity.js';
+import { FuelTankEntity } from '../fuel/fuel-tank.entity.js';
+import { PersonnelEntity } from '../hr/personnel.entity.js';
+import { TmcItemEntity } from '../scm/stock/tmc-item.entity.js';
+import { WarehouseEntity } from '../scm/stock/warehouse.entity.js';
 import { SHIFT_HOURS } from '../../../contracts/operations/prd/types.js';
 import { OperationsError } from '../operations.errors.js';
 import { PrdError } from './prd.errors.js';
+import { ShiftAssetUsageEntity } from './shift-entries.entity.js';
 import { ENTRY_KINDS, lockReport, requireState, type ReportRow } from './shift-reports.js';
 
 /**
@@ -30,6 +37,7 @@ const iso = (value: unknown) => new Date(value as string | Date).toISOString();
 const PERSON_HOURS = 24;
 
 async function exists(em: EntityManager, sql: string, params: unknown[]): Promise<Row | undefined> {
+  // raw SQL: the entry under correction locked in its kind's table, and a reference-book row.
   const [row] = await em.execute<Row[]>(sql, params);
   return row;
 }
@@ -109,6 +117,7 @@ export class ShiftReportEntriesService {
 
   /** Inserts an entry of `report` (its tenant and object set here). */
   private async insert(em: EntityManager, table: string, report: ReportRow, values: Row): Promise<Row> {
+    // raw SQL: one writer for the seven entry tables, from each kind's column spec.
     const columns = Object.keys(values);
     const sql = `insert into ${table} ("organization_id", "shift_report_id", "object_id", ${columns.map((column) => `"${column}"`).join(', ')})
       values (?, ?, ?, ${columns.map(() => '?').join(', ')}) returning *`;
@@ -136,6 +145,7 @@ export class ShiftReportEntriesService {
     const current = await this.entry(em, kind.table, report.id, entryId);
     const values = await spec.columns(em, report, merge(spec.fromRow(current), patch), entryId);
     const columns = Object.keys(values);
+    // raw SQL: one writer for the seven entry tables, from each kind's column spec.
     const [row] = await em.execute<Row[]>(
       `update ${kind.table} set ${columns.map((column) => `"${column}" = ?`).join(', ')}${spec.stamped ? ', "updated_at" = now()' : ''}
        where "id" = ? returning *`,
@@ -146,10 +156,10 @@ export class ShiftReportEntriesService {
 
   private async remove(em: EntityManager, name: EntryName, id: string, entryId: string) {
     const report = await this.draft(em, id, 'share', 'deleting entries');
-    const { table } = ENTRY_KINDS[name];
+    const { table, entity } = ENTRY_KINDS[name];
     await this.entry(em, table, report.id, entryId);
     if (name === 'assetUsages') await this.unreferenced(em, entryId);
-    await em.execute(`delete from ${table} where "id" = ?`, [entryId]);
+    await em.nativeDelete(entity, { id: entryId });
     return { id: entryId, deleted: true as const };
   }
 
@@ -158,6 +168,7 @@ export class ShiftReportEntriesService {
     const kinds = { drilling: 'drilling', fuel: 'fuel', downtime: 'downtime', tmcUsage: 'materials' } as const;
     const users: Array<{ kind: string; id: string }> = [];
     for (const [name, kind] of Object.entries(kinds)) {
+      // raw SQL: one query over four entry tables that name a usage.
       const rows = await em.execute<Array<{ id: string }>>(
         `select "id" from ${ENTRY_KINDS[name as EntryName].table} where "asset_usage_id" = ? order by "created_at", "id"`,
         [usageId],
@@ -169,18 +180,15 @@ export class ShiftReportEntriesService {
 
   /** An employee of the organization (not terminated) the caller may see. */
   private async employee(em: EntityManager, id: string, param: string): Promise<void> {
-    const row = await exists(em, `select "status" from "operations"."personnel" where "id" = ? for share`, [id]);
+    const row = await em.findOne(PersonnelEntity, id, { fields: ['status'], lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
     if (!row || row.status === 'terminated') throw PrdError.reference(param, 'employee (not terminated)');
   }
 
   /** An asset usage of this report. */
   private async usage(em: EntityManager, report: ReportRow, id: string | null | undefined): Promise<string | null> {
     if (!id) return null;
-    const row = await exists(em, `select 1 from ${ENTRY_KINDS.assetUsages.table} where "id" = ? and "shift_report_id" = ?`, [
-      id,
-      report.id,
-    ]);
-    if (!row) throw PrdError.reference('assetUsageId', 'asset usage of this report');
+    if ((await em.count(ShiftAssetUsageEntity, { id, shiftReportId: report.id })) === 0)
+      throw PrdError.reference('assetUsageId', 'asset usage of this report');
     return id;
   }
 
@@ -198,6 +206,7 @@ export class ShiftReportEntriesService {
     limit: number,
     what: string,
   ): Promise<void> {
+    // raw SQL: the hours summed and compared as exact numerics.
     const [row] = await em.execute<Array<{ total: string; over: boolean }>>(
       `select (coalesce(sum("hours_worked"), 0) + ?::numeric)::text as "total", coalesce(sum("hours_worked"), 0) + ?::numeric > ? as "over"
        from ${table} where "shift_report_id" = ? and "${where.column}" = ? and (?::uuid is null or "id" <> ?::uuid)`,
@@ -254,7 +263,7 @@ export class ShiftReportEntriesService {
       meterReadingEnd: num(row.meter_reading_end)!,
     }),
     columns: async (em, report, input, entryId) => {
-      const asset = await exists(em, `select "status" from "operations"."asset" where "id" = ?`, [input.assetId]);
+      const asset = await em.findOne(AssetEntity, input.assetId, { fields: ['status'], refresh: true });
       if (!asset || asset.status === 'decommissioned') throw PrdError.reference('assetId', 'asset in service');
       if (input.operatorPersonnelId) await this.employee(em, input.operatorPersonnelId, 'operatorPersonnelId');
       if (input.meterReadingEnd < input.meterReadingStart) throw PrdError.invalid('meterReadingEnd', 'must not be below meterReadingStart');
@@ -330,8 +339,8 @@ export class ShiftReportEntriesService {
     }),
     columns: async (em, report, input) => {
       await this.usage(em, report, input.assetUsageId);
-      const tank = await exists(em, `select 1 from "operations"."fuel_tank" where "id" = ? and "active"`, [input.tankId]);
-      if (!tank) throw PrdError.reference('tankId', 'active fuel tank');
+      if ((await em.count(FuelTankEntity, { id: input.tankId, active: true })) === 0)
+        throw PrdError.reference('tankId', 'active fuel tank');
       if (input.litersConsumed > input.litersIssued) throw PrdError.invalid('litersConsumed', 'must not be above litersIssued');
       return {
         asset_usage_id: input.assetUsageId,
@@ -380,9 +389,9 @@ export class ShiftReportEntriesService {
     }),
     columns: async (em, report, input) => {
       const usage = await this.usage(em, report, input.assetUsageId);
-      const item = await exists(em, `select "unit" from "operations"."tmc_item" where "id" = ? and "active"`, [input.tmcItemId]);
+      const item = await em.findOne(TmcItemEntity, { id: input.tmcItemId, active: true }, { fields: ['unit'], refresh: true });
       if (!item) throw PrdError.reference('tmcItemId', 'active TMC item');
-      if (item.unit !== input.unit) throw PrdError.unitMismatch(input.unit, String(item.unit));
+      if (item.unit !== input.unit) throw PrdError.unitMismatch(input.unit, item.unit);
       const warehouseId = await this.warehouse(em, report, input.warehouseId);
       return {
         asset_usage_id: usage,
@@ -397,14 +406,10 @@ export class ShiftReportEntriesService {
   /** The warehouse named, or else the single active warehouse of the report's object. */
   private async warehouse(em: EntityManager, report: ReportRow, id: string | null | undefined): Promise<string> {
     if (id) {
-      const row = await exists(em, `select 1 from "operations"."warehouse" where "id" = ? and "active"`, [id]);
-      if (!row) throw PrdError.reference('warehouseId', 'active warehouse');
+      if ((await em.count(WarehouseEntity, { id, active: true })) === 0) throw PrdError.reference('warehouseId', 'active warehouse');
       return id;
     }
-    const rows = await em.execute<Array<{ id: string }>>(
-      `select "id" from "operations"."warehouse" where "object_id" = ? and "active" limit 2`,
-      [report.production_object_id],
-    );
+    const rows = await em.find(WarehouseEntity, { objectId: report.production_object_id, active: true }, { fields: ['id'], limit: 2 });
     if (rows.length !== 1) throw PrdError.warehouseRequired(rows.length);
     return rows[0]!.id;
   }

@@ -5,7 +5,8 @@ import { transition } from '../core/state-machine.js';
 import type { SagaDefinition, SagaStep, StepContext } from '../sagas/saga.js';
 import { OperationsError } from '../operations.errors.js';
 import type { EffectContext, ReportFacts, ShiftReportEffect } from './effects/effect.js';
-import { REPORT_TABLE, reportMachine } from './shift-reports.js';
+import { ShiftReportEntity } from './shift-report.entity.js';
+import { reportMachine } from './shift-reports.js';
 
 /**
  * The two sagas of a shift report (docs/adr/0017), built from the same six effects:
@@ -27,29 +28,19 @@ export const APPROVE_SAGA = 'prd.shift-report.approve';
 export const REVERSE_SAGA = 'prd.shift-report.reject-after-approve';
 
 async function reportFacts(em: EntityManager, id: string, required?: ShiftReportStatusValue, action?: string): Promise<ReportFacts> {
-  const [row] = await em.execute<
-    Array<{
-      id: string;
-      organization_id: string;
-      production_object_id: string;
-      shift_date: string;
-      shift_type: 'day' | 'night';
-      status: string;
-    }>
-  >(
-    `select "id", "organization_id", "production_object_id", "shift_date"::text as "shift_date", "shift_type", "status"
-     from ${REPORT_TABLE} where "id" = ?`,
-    [id],
-  );
+  const row = await em.findOne(ShiftReportEntity, id, {
+    fields: ['id', 'organizationId', 'productionObjectId', 'shiftDate', 'shiftType', 'status'],
+    refresh: true,
+  });
   if (!row) throw OperationsError.notFound('Shift report');
   if (required && row.status !== required)
     throw OperationsError.stateConflict('Shift report', row.status, action ?? 'this step', [required]);
   return {
     id: row.id,
-    organizationId: row.organization_id,
-    objectId: row.production_object_id,
-    shiftDate: row.shift_date,
-    shiftType: row.shift_type,
+    organizationId: row.organizationId,
+    objectId: row.productionObjectId,
+    shiftDate: row.shiftDate,
+    shiftType: row.shiftType,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Principal } from '../core/principal.js';
 import { transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { PrdError } from './prd.errors.js';
+import { ShiftReportEntity } from './shift-report.entity.js';
 import {
   ENTRY_KINDS,
   lockReport,
@@ -41,6 +42,7 @@ export class ShiftReportService {
       [input.productionObjectId],
     );
     if (!object) throw PrdError.reference('productionObjectId', 'production object');
+    // raw SQL: `on conflict do nothing` answers a reported shift without aborting the transaction.
     const [row] = await em.execute<ReportRow[]>(
       `insert into ${REPORT_TABLE} ("organization_id", "production_object_id", "shift_date", "shift_type", "created_by")
        values (?, ?, ?::date, ?, ?)
@@ -53,9 +55,9 @@ export class ShiftReportService {
   }
 
   async get(em: EntityManager, id: string): Promise<ShiftReportData> {
-    const [row] = await em.execute<ReportRow[]>(`select * from ${REPORT_TABLE} where "id" = ?`, [id]);
-    if (!row) throw OperationsError.notFound('Shift report');
-    return toReport(row);
+    const report = await em.findOne(ShiftReportEntity, id);
+    if (!report) throw OperationsError.notFound('Shift report');
+    return toReport(report);
   }
 
   async list(em: EntityManager, filter: ReportFilter) {
@@ -68,12 +70,9 @@ export class ShiftReportService {
   async children(em: EntityManager, id: string): Promise<z.output<typeof ShiftReportChildren>> {
     await this.get(em, id);
     const snapshot: Record<string, unknown[]> = {};
-    for (const [name, { table, record }] of Object.entries(ENTRY_KINDS)) {
-      const rows = await em.execute<Array<Record<string, unknown>>>(
-        `select * from ${table} where "shift_report_id" = ? order by "created_at", "id"`,
-        [id],
-      );
-      snapshot[name] = rows.map((row) => record(row));
+    for (const [name, { entity, record }] of Object.entries(ENTRY_KINDS)) {
+      const entries = await em.find(entity, { shiftReportId: id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      snapshot[name] = entries.map((entry) => record(entry));
     }
     return snapshot as z.output<typeof ShiftReportChildren>;
   }
@@ -97,8 +96,8 @@ export class ShiftReportService {
       throw OperationsError.forbidden('Only the author of a draft shift report or an Engineer may delete it.');
     // Entries naming an asset usage first, then the usages, then the report.
     const order = ['drilling', 'fuel', 'downtime', 'tmcUsage', 'personnel', 'blasting', 'assetUsages'] as const;
-    for (const name of order) await em.execute(`delete from ${ENTRY_KINDS[name].table} where "shift_report_id" = ?`, [id]);
-    await em.execute(`delete from ${REPORT_TABLE} where "id" = ?`, [id]);
+    for (const name of order) await em.nativeDelete(ENTRY_KINDS[name].entity, { shiftReportId: id });
+    await em.nativeDelete(ShiftReportEntity, { id });
     return { id, deleted: true };
   }
 

@@ -1,3 +1,4 @@
+import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import {
@@ -15,6 +16,15 @@ import {
 import { recordMapper } from '../core/rows.js';
 import { defineStateMachine } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
+import {
+  ShiftAssetUsageEntity,
+  ShiftBlastingEntryEntity,
+  ShiftDowntimeEntryEntity,
+  ShiftDrillingEntryEntity,
+  ShiftFuelEntryEntity,
+  ShiftMaterialUsageEntity,
+  ShiftPersonnelEntryEntity,
+} from './shift-entries.entity.js';
 
 /** The shift report's table, its states (seed 002, States and transitions) and reading its rows. */
 
@@ -22,20 +32,24 @@ export const REPORT_TABLE = '"operations"."shift_report"';
 export const REPORT_ENTITY = 'ShiftReport';
 export const toReport = recordMapper<ShiftReportData>(ShiftReport);
 
-const kind = <S extends z.ZodObject>(table: string, schema: S) => ({
+/** What every entry entity has: its id, the report's and its creation time (their order). */
+type EntryEntity = EntityName<{ id: string; shiftReportId: string; createdAt: Date }>;
+
+const kind = <S extends z.ZodObject>(table: string, entity: object, schema: S) => ({
   table: `"operations"."${table}"`,
+  entity: entity as EntryEntity,
   record: recordMapper<z.output<S>>(schema),
 });
 
-/** The seven entry kinds by their name in the snapshot: table and row mapper. */
+/** The seven entry kinds by their name in the snapshot: table, entity and record mapper. */
 export const ENTRY_KINDS = {
-  personnel: kind('shift_personnel_entry', ShiftPersonnelEntry),
-  assetUsages: kind('shift_asset_usage', ShiftAssetUsage),
-  drilling: kind('shift_drilling_entry', ShiftDrillingEntry),
-  blasting: kind('shift_blasting_entry', ShiftBlastingEntry),
-  fuel: kind('shift_fuel_entry', ShiftFuelEntry),
-  downtime: kind('shift_downtime_entry', ShiftDowntimeEntry),
-  tmcUsage: kind('shift_material_usage', ShiftMaterialUsage),
+  personnel: kind('shift_personnel_entry', ShiftPersonnelEntryEntity, ShiftPersonnelEntry),
+  assetUsages: kind('shift_asset_usage', ShiftAssetUsageEntity, ShiftAssetUsage),
+  drilling: kind('shift_drilling_entry', ShiftDrillingEntryEntity, ShiftDrillingEntry),
+  blasting: kind('shift_blasting_entry', ShiftBlastingEntryEntity, ShiftBlastingEntry),
+  fuel: kind('shift_fuel_entry', ShiftFuelEntryEntity, ShiftFuelEntry),
+  downtime: kind('shift_downtime_entry', ShiftDowntimeEntryEntity, ShiftDowntimeEntry),
+  tmcUsage: kind('shift_material_usage', ShiftMaterialUsageEntity, ShiftMaterialUsage),
 } as const;
 
 export const reportMachine = defineStateMachine<ShiftReportStatusValue, 'submit' | 'approve' | 'reject' | 'reverse'>({
@@ -69,6 +83,7 @@ export interface ReportRow {
  * and out-of-scope reports alike are not found.
  */
 export async function lockReport(em: EntityManager, id: string, mode: 'share' | 'update'): Promise<ReportRow> {
+  // raw SQL: locking (`for share` or `for update` as the caller asks), read as the row the entry writers take.
   const [row] = await em.execute<ReportRow[]>(`select * from ${REPORT_TABLE} where "id" = ? for ${mode}`, [id]);
   if (!row) throw OperationsError.notFound('Shift report');
   return row;

@@ -50,7 +50,7 @@ export function bookTable(book: ReferenceBook): BookTable {
     keyColumns: book.businessKey.map(snakeCase),
     map: recordMapper(book.record),
     entity: referenceBookEntity(book.entity),
-    fromEntity: recordMapper(book.record, 'entity'),
+    fromEntity: recordMapper(book.record),
     row: z.object(book.fields),
   };
 }

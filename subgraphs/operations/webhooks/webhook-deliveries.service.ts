@@ -27,7 +27,7 @@ export const deliveryMachine = defineStateMachine({
 });
 
 const toDelivery = recordMapper<WebhookDeliveryData>(WebhookDelivery);
-const toDeliveryRecord = recordMapper<WebhookDeliveryData>(WebhookDelivery, 'entity') as (delivery: DeliveryRecord) => WebhookDeliveryData;
+const toDeliveryRecord = recordMapper<WebhookDeliveryData>(WebhookDelivery) as (delivery: DeliveryRecord) => WebhookDeliveryData;
 
 /** The delivery log of an endpoint of the caller's organization (row-level security hides the rest), newest event first. */
 export class WebhookDeliveriesService {

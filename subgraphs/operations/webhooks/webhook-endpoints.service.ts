@@ -15,7 +15,7 @@ import { WebhookEndpointEntity, type WebhookEndpoint as EndpointRecord } from '.
 export const MAX_ENDPOINTS_PER_ORGANIZATION = 50;
 
 const ENTITY = 'WebhookEndpoint';
-const toEndpoint = recordMapper<WebhookEndpointData>(WebhookEndpoint, 'entity') as (endpoint: EndpointRecord) => WebhookEndpointData;
+const toEndpoint = recordMapper<WebhookEndpointData>(WebhookEndpoint) as (endpoint: EndpointRecord) => WebhookEndpointData;
 
 export interface NewEndpoint {
   readonly url: string;

@@ -1,4 +1,5 @@
 import { SHIFT_HOURS } from '../../../../contracts/operations/prd/types.js';
+import { AssetShiftCoefficientEntity } from '../asset-shift-coefficient.entity.js';
 import type { ShiftReportEffect } from './effect.js';
 
 /**
@@ -16,6 +17,7 @@ const TABLE = '"operations"."asset_shift_coefficient"';
 export const coefficientsEffect: ShiftReportEffect = {
   step: 'coefficients',
   async apply(em, { report, sagaId }) {
+    // raw SQL: generated statistics (sums per machine, availability and utilization computed in one insert).
     const rows = await em.execute<Array<{ id: string }>>(
       `insert into ${TABLE} ("organization_id", "asset_id", "production_object_id", "asset_usage_id", "shift_report_id", "shift_date",
          "shift_type", "scheduled_hours", "hours_worked", "downtime_hours", "availability", "utilization", "saga_id")
@@ -41,7 +43,6 @@ export const coefficientsEffect: ShiftReportEffect = {
     return { written: rows.length };
   },
   async undo(em, { report }) {
-    const rows = await em.execute<Array<{ id: string }>>(`delete from ${TABLE} where "shift_report_id" = ? returning "id"`, [report.id]);
-    return { removed: rows.length };
+    return { removed: await em.nativeDelete(AssetShiftCoefficientEntity, { shiftReportId: report.id }) };
   },
 };

@@ -14,6 +14,7 @@ export function fuelEffect(fuel: FuelIssueService): ShiftReportEffect {
     step: 'fuel',
     async apply(em, { report, sagaId, actorId }) {
       // Tanks in id order: concurrent approvals drawing on the same tanks lock them in the same order.
+      // raw SQL: the entries not yet issued (an anti-join on the ledger), in tank order.
       const entries = await em.execute<Array<{ id: string; tank_id: string; liters: string }>>(
         `select e."id", e."tank_id", e."liters_issued"::text as "liters" from ${ENTRIES} e
          where e."shift_report_id" = ? and e."liters_issued" > 0 and not exists (select 1 from ${ISSUES} i where ${LIVE})
@@ -33,6 +34,7 @@ export function fuelEffect(fuel: FuelIssueService): ShiftReportEffect {
       return { issued };
     },
     async undo(em, { report, actorId }) {
+      // raw SQL: the live issues of the report's entries, a join in tank order.
       const live = await em.execute<Array<{ id: string }>>(
         `select i."id" from ${ISSUES} i join ${ENTRIES} e on ${LIVE} where e."shift_report_id" = ? order by i."tank_id", i."id"`,
         [report.id],

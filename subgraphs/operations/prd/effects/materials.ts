@@ -14,6 +14,7 @@ export function materialsEffect(usage: TmcUsageService): ShiftReportEffect {
     step: 'materials',
     async apply(em, { report, actorId }) {
       // Items in id order, as every stock document takes them: no deadlocks with concurrent approvals.
+      // raw SQL: the entries not yet written off (an anti-join on the stock ledger) with their write-off counts, in item order.
       const entries = await em.execute<Array<{ id: string; warehouse_id: string; tmc_item_id: string; quantity: string; written: string }>>(
         `select m."id", m."warehouse_id", m."tmc_item_id", m."quantity"::text as "quantity",
            (select count(*) from ${MOVEMENTS} t where t."document_id" = m."id" and t."kind" = 'write_off')::text as "written"
@@ -37,6 +38,7 @@ export function materialsEffect(usage: TmcUsageService): ShiftReportEffect {
       return { movements };
     },
     async undo(em, { report, actorId }) {
+      // raw SQL: the live write-offs of the report's entries, a join in item order.
       const live = await em.execute<Array<{ id: string }>>(
         `select t."id" from ${MOVEMENTS} t join ${ENTRIES} m on ${LIVE} where m."shift_report_id" = ? order by t."item_id", t."id"`,
         [report.id],

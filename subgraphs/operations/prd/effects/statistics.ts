@@ -1,3 +1,4 @@
+import { ProductionStatisticEntity } from '../production-statistic.entity.js';
 import type { ShiftReportEffect } from './effect.js';
 
 /**
@@ -44,6 +45,7 @@ const columns = FIGURES.map((figure) => `"${figure}"`).join(', ');
 export const statisticsEffect: ShiftReportEffect = {
   step: 'statistics',
   async apply(em, { report, sagaId }) {
+    // raw SQL: generated statistics (the report's share and the day's totals in one statement).
     const rows = await em.execute<Array<{ id: string }>>(
       `with share as (
          insert into ${SHARES} ("organization_id", "production_object_id", "stat_date", "shift_report_id", "saga_id", ${columns})
@@ -60,6 +62,7 @@ export const statisticsEffect: ShiftReportEffect = {
     return { added: rows.length };
   },
   async undo(em, { report }) {
+    // raw SQL: generated statistics (the report's share taken back from the day's totals in one statement).
     const rows = await em.execute<Array<{ id: string; reports: number }>>(
       `with share as (delete from ${SHARES} where "shift_report_id" = ? returning *)
        update ${TOTALS} t set "reports" = t."reports" - 1,
@@ -69,7 +72,7 @@ export const statisticsEffect: ShiftReportEffect = {
        returning t."id", t."reports"`,
       [report.id],
     );
-    for (const row of rows) if (row.reports === 0) await em.execute(`delete from ${TOTALS} where "id" = ? and "reports" = 0`, [row.id]);
+    for (const row of rows) if (row.reports === 0) await em.nativeDelete(ProductionStatisticEntity, { id: row.id, reports: 0 });
     return { subtracted: rows.length };
   },
 };

@@ -1,4 +1,5 @@
 import type { TimesheetService } from '../../hr/timesheet.service.js';
+import { ShiftPersonnelEntryEntity } from '../shift-entries.entity.js';
 import type { ShiftReportEffect } from './effect.js';
 
 /** The timesheet: each personnel entry's hours and downtime as the employee's timesheet entry for the shift, or taken out. */
@@ -6,14 +7,14 @@ export function timesheetEffect(timesheet: TimesheetService): ShiftReportEffect 
   return {
     step: 'timesheet',
     async apply(em, { report, sagaId }) {
-      const lines = await em.execute<
-        Array<{ entryId: string; personnelId: string; positionId: string; hoursWorked: string; downtimeHours: string }>
-      >(
-        `select "id" as "entryId", "personnel_id" as "personnelId", "position_id" as "positionId",
-           "hours_worked"::text as "hoursWorked", "downtime_hours"::text as "downtimeHours"
-         from "operations"."shift_personnel_entry" where "shift_report_id" = ? order by "id"`,
-        [report.id],
-      );
+      const entries = await em.find(ShiftPersonnelEntryEntity, { shiftReportId: report.id }, { orderBy: { id: 'asc' } });
+      const lines = entries.map((entry) => ({
+        entryId: entry.id,
+        personnelId: entry.personnelId,
+        positionId: entry.positionId,
+        hoursWorked: entry.hoursWorked,
+        downtimeHours: entry.downtimeHours,
+      }));
       const written = await timesheet.record(em, {
         sourceId: report.id,
         objectId: report.objectId,

@@ -26,6 +26,7 @@ export async function insertLines(
   extra: Readonly<Record<string, string>> = {},
 ): Promise<Array<Record<string, unknown>>> {
   const columns = Object.keys(extra);
+  // raw SQL: bulk insert of every line in one statement (numbered in order).
   return em.execute<Array<Record<string, unknown>>>(
     `insert into "operations"."${lines.table}" ("${lines.parent}", "line_no", "item_id", "quantity"${columns.map((column) => `, "${column}"`).join('')})
      select ?, l."ord", (l."line" ->> 'itemId')::uuid, (l."line" ->> 'quantity')::numeric${columns.map((column) => `, ${extra[column]}`).join('')}
@@ -43,6 +44,7 @@ export async function linesOf(
 ): Promise<Map<string, Array<Record<string, unknown>>>> {
   const byDocument = new Map<string, Array<Record<string, unknown>>>(documentIds.map((id) => [id, []]));
   if (documentIds.length === 0) return byDocument;
+  // raw SQL: one reader for the five line tables, named by the caller.
   const rows = await em.execute<Array<Record<string, unknown>>>(
     `select * from "operations"."${lines.table}" where "${lines.parent}" = any(?::uuid[]) order by "${lines.parent}", "line_no"`,
     [`{${documentIds.join(',')}}`],

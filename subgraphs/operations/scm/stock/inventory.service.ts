@@ -1,3 +1,4 @@
+import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { TmcInventory, TmcInventoryLine } from '../../../../contracts/operations/scm/stock-types.js';
@@ -10,6 +11,7 @@ import { violatedUnique } from '../pg-values.js';
 import { ScmError } from '../scm.errors.js';
 import { linesOf } from './document-lines.js';
 import type { StockLedger } from './stock-ledger.js';
+import { TmcInventoryEntity, TmcInventoryLineEntity } from './tmc-inventory.entity.js';
 import type { WarehouseService } from './warehouse.service.js';
 
 type InventoryData = z.output<typeof TmcInventory>;
@@ -45,15 +47,20 @@ export class InventoryService {
     const warehouse = await this.warehouses.ref(em, input.warehouseId, 'warehouseId');
     let id: string;
     try {
-      const [row] = await em.execute<Array<{ id: string }>>(
-        `insert into ${TABLE} ("warehouse_id", "object_id", "inventory_date", "responsible_id", "document_reference") values (?, ?, ?, ?, ?) returning "id"`,
-        [warehouse.id, warehouse.objectId, input.inventoryDate, caller.userId, input.documentReference ?? null],
-      );
-      id = row!.id;
+      const inventory = em.create(TmcInventoryEntity, {
+        warehouseId: warehouse.id,
+        objectId: warehouse.objectId,
+        inventoryDate: input.inventoryDate,
+        responsibleId: caller.userId,
+        documentReference: input.documentReference ?? null,
+      });
+      await em.flush();
+      id = inventory.id;
     } catch (error) {
       if (violatedUnique(error) !== undefined) throw ScmError.inventoryInProgress();
       throw error;
     }
+    // raw SQL: bulk insert of the warehouse's balances as the expected quantities.
     await em.execute(
       `insert into ${LINE_TABLE} ("tmc_inventory_id", "line_no", "item_id", "expected_quantity")
        select ?, row_number() over (order by "item_id"), "item_id", "quantity" from "operations"."stock_balance" where "warehouse_id" = ?`,
@@ -63,9 +70,10 @@ export class InventoryService {
   }
 
   async get(em: EntityManager, id: string): Promise<InventoryData> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?`, [id]);
-    if (!row) throw ScmError.notFound('Inventory');
-    return (await this.withLines(em, [row]))[0]!;
+    // Read again: state changes write the row in SQL.
+    const inventory = await em.findOne(TmcInventoryEntity, id, { refresh: true });
+    if (!inventory) throw ScmError.notFound('Inventory');
+    return (await this.withLines(em, [inventory]))[0]!;
   }
 
   async list(em: EntityManager, input: { status?: string; warehouseId?: string; cursor?: string; limit: number }) {
@@ -77,6 +85,7 @@ export class InventoryService {
   async complete(em: EntityManager, caller: Principal, id: string, counted: readonly CountedLine[]): Promise<InventoryData> {
     const row = await transition(em, inventoryMachine, 'complete', id, { setSql: { completed_at: 'now()' } });
     await this.recordCounts(em, id, counted);
+    // raw SQL: the variances' absolute values and signs in numeric.
     const variances = await em.execute<Array<{ id: string; item_id: string; amount: string; surplus: boolean }>>(
       `select "id", "item_id", abs("variance") as "amount", "variance" > 0 as "surplus" from ${LINE_TABLE}
        where "tmc_inventory_id" = ? and "variance" <> 0 order by "item_id", "line_no"`,
@@ -99,7 +108,7 @@ export class InventoryService {
         actorId: caller.userId,
       };
       const movementId = line.surplus ? await this.ledger.add(em, move) : await this.ledger.take(em, move);
-      await em.execute(`update ${LINE_TABLE} set "adjustment_movement_id" = ?, "updated_at" = now() where "id" = ?`, [movementId, line.id]);
+      await em.nativeUpdate(TmcInventoryLineEntity, { id: line.id }, { adjustmentMovementId: movementId, updatedAt: sql<Date>`now()` });
     }
     return (await this.withLines(em, [row]))[0]!;
   }
@@ -108,6 +117,7 @@ export class InventoryService {
   private async recordCounts(em: EntityManager, id: string, counted: readonly CountedLine[]): Promise<void> {
     const ids = counted.map((line) => line.lineId);
     if (new Set(ids).size !== ids.length) throw ScmError.invalid('lines', 'a line is counted twice');
+    // raw SQL: bulk update of the counted lines, variances computed in numeric.
     const updated = await em.execute<Array<{ id: string }>>(
       `update ${LINE_TABLE} l set "actual_quantity" = c."actualQuantity", "variance" = c."actualQuantity" - l."expected_quantity",
          "note" = c."note", "updated_at" = now()
@@ -119,6 +129,7 @@ export class InventoryService {
       const known = new Set(updated.map((line) => line.id));
       throw ScmError.invalid('lines', `not lines of this inventory: ${ids.filter((line) => !known.has(line)).join(', ')}`);
     }
+    // raw SQL: bulk update, the lines left out counted as expected.
     await em.execute(
       `update ${LINE_TABLE} set "actual_quantity" = "expected_quantity", "variance" = 0, "updated_at" = now()
        where "tmc_inventory_id" = ? and "actual_quantity" is null`,
@@ -126,7 +137,10 @@ export class InventoryService {
     );
   }
 
-  private async withLines(em: EntityManager, rows: ReadonlyArray<Record<string, unknown>>): Promise<InventoryData[]> {
+  private async withLines(
+    em: EntityManager,
+    rows: ReadonlyArray<Record<string, unknown> | { readonly id: unknown }>,
+  ): Promise<InventoryData[]> {
     const lines = await linesOf(
       em,
       LINES,

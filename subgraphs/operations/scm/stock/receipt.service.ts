@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../core/principal.js';
 import { ScmError } from '../scm.errors.js';
+import { SupplierEntity } from '../suppliers/supplier.entity.js';
 import { byItem, insertLines } from './document-lines.js';
+import { TmcReceiptEntity } from './tmc-receipt.entity.js';
+import { TmcRequestEntity } from './tmc-request.entity.js';
 import type { StockLedger, WarehouseRef } from './stock-ledger.js';
 import type { WarehouseService } from './warehouse.service.js';
 
@@ -59,6 +62,7 @@ export class ReceiptService {
       amount: `round((l."line" ->> 'quantity')::numeric * (l."line" ->> 'price')::numeric, 2)`,
     });
     // Re-priced before the stock goes up: the average weighs what was held before this receipt.
+    // raw SQL: the weighted average re-priced in numeric from the stock on hand and the receipt's lines.
     await em.execute(REPRICE, [id]);
     for (const line of byItem(input.lines)) {
       await this.ledger.add(em, {
@@ -72,6 +76,7 @@ export class ReceiptService {
         actorId: caller.userId,
       });
     }
+    // raw SQL: the total summed in numeric from the lines.
     const [total] = await em.execute<Array<{ total_amount: string }>>(
       `update "operations"."tmc_receipt" set "total_amount" = (select sum("amount") from "operations"."tmc_receipt_line" where "tmc_receipt_id" = ?)
        where "id" = ? returning "total_amount"`,
@@ -84,8 +89,7 @@ export class ReceiptService {
   private async checkReferences(em: EntityManager, input: ReceiptInput): Promise<void> {
     await this.checkSupplier(em, input);
     if (input.requestId) {
-      const [request] = await em.execute(`select 1 from "operations"."tmc_request" where "id" = ?`, [input.requestId]);
-      if (!request) throw ScmError.notFound('TMC request', 'requestId');
+      if ((await em.count(TmcRequestEntity, { id: input.requestId })) === 0) throw ScmError.notFound('TMC request', 'requestId');
     }
     const items = await this.ledger.lockItems(
       em,
@@ -97,25 +101,21 @@ export class ReceiptService {
   }
 
   private async insertReceipt(em: EntityManager, caller: Principal, warehouse: WarehouseRef, input: ReceiptInput): Promise<string> {
-    const [receipt] = await em.execute<Array<{ id: string }>>(
-      `insert into "operations"."tmc_receipt" ("warehouse_id", "object_id", "source", "supplier_id", "inbound_date", "document_number",
-         "document_reference", "request_id", "received_by_id", "line_count", "created_by")
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"`,
-      [
-        warehouse.id,
-        warehouse.objectId,
-        input.source,
-        input.supplierId ?? null,
-        input.inboundDate,
-        input.documentNumber,
-        input.documentReference ?? null,
-        input.requestId ?? null,
-        input.receivedById,
-        input.lines.length,
-        caller.userId,
-      ],
-    );
-    return receipt!.id;
+    const receipt = em.create(TmcReceiptEntity, {
+      warehouseId: warehouse.id,
+      objectId: warehouse.objectId,
+      source: input.source,
+      supplierId: input.supplierId ?? null,
+      inboundDate: input.inboundDate,
+      documentNumber: input.documentNumber,
+      documentReference: input.documentReference ?? null,
+      requestId: input.requestId ?? null,
+      receivedById: input.receivedById,
+      lineCount: input.lines.length,
+      createdBy: caller.userId,
+    });
+    await em.flush();
+    return receipt.id;
   }
 
   /** Goods from a supplier come from an active one; a supplier named for another source must exist all the same. */
@@ -124,10 +124,8 @@ export class ReceiptService {
       if (input.source === 'supplier') throw ScmError.invalid('supplierId', 'is required when the source is supplier');
       return;
     }
-    const [supplier] = await em.execute<Array<{ status: string }>>(`select "status" from "operations"."supplier" where "id" = ?`, [
-      input.supplierId,
-    ]);
+    const supplier = await em.findOne(SupplierEntity, input.supplierId, { fields: ['status'] });
     if (!supplier) throw ScmError.notFound('Supplier', 'supplierId');
-    if (input.source === 'supplier' && supplier.status !== 'active') throw ScmError.supplierNotActive(supplier.status);
+    if (input.source === 'supplier' && supplier.status !== 'active') throw ScmError.supplierNotActive(String(supplier.status));
   }
 }

@@ -10,6 +10,8 @@ import { arrayLiteral } from '../pg-values.js';
 import { ScmError } from '../scm.errors.js';
 import { insertLines, linesOf } from './document-lines.js';
 import type { StockLedger } from './stock-ledger.js';
+import { TmcReceiptEntity } from './tmc-receipt.entity.js';
+import { TmcRequestEntity } from './tmc-request.entity.js';
 import type { WarehouseService } from './warehouse.service.js';
 
 type RequestData = z.output<typeof TmcRequest>;
@@ -40,18 +42,22 @@ export class RequestService {
     );
     const inactive = [...items.values()].find((item) => !item.active);
     if (inactive) throw ScmError.itemInactive(inactive.nomenclature_code);
-    const [row] = await em.execute<Array<{ id: string }>>(
-      `insert into ${TABLE} ("warehouse_id", "object_id", "created_by_id", "justification") values (?, ?, ?, ?) returning "id"`,
-      [warehouse.id, warehouse.objectId, caller.userId, input.justification],
-    );
-    await insertLines(em, LINES, row!.id, input.lines);
-    return this.get(em, row!.id);
+    const request = em.create(TmcRequestEntity, {
+      warehouseId: warehouse.id,
+      objectId: warehouse.objectId,
+      createdById: caller.userId,
+      justification: input.justification,
+    });
+    await em.flush();
+    await insertLines(em, LINES, request.id, input.lines);
+    return this.get(em, request.id);
   }
 
   async get(em: EntityManager, id: string): Promise<RequestData> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?`, [id]);
-    if (!row) throw ScmError.notFound('TMC request');
-    return (await this.withLines(em, [row]))[0]!;
+    // Read again: state changes write the row in SQL.
+    const request = await em.findOne(TmcRequestEntity, id, { refresh: true });
+    if (!request) throw ScmError.notFound('TMC request');
+    return (await this.withLines(em, [request]))[0]!;
   }
 
   async list(em: EntityManager, input: { status?: string; warehouseId?: string; cursor?: string; limit: number }) {
@@ -80,17 +86,17 @@ export class RequestService {
       set: { linked_inbound_ids: arrayLiteral(ids) },
       setSql: { fulfilled_at: 'now()' },
     });
-    const found = await em.execute<Array<{ id: string }>>(
-      `select "id" from "operations"."tmc_receipt" where "id" = any(?::uuid[]) and "warehouse_id" = ?`,
-      [arrayLiteral(ids), row.warehouse_id],
-    );
+    const found = await em.find(TmcReceiptEntity, { id: { $in: ids }, warehouseId: String(row.warehouse_id) }, { fields: ['id'] });
     const known = new Set(found.map((receipt) => receipt.id));
     const invalid = ids.filter((receipt) => !known.has(receipt));
     if (invalid.length > 0) throw ScmError.linkedReceiptInvalid(invalid);
     return (await this.withLines(em, [row]))[0]!;
   }
 
-  private async withLines(em: EntityManager, rows: ReadonlyArray<Record<string, unknown>>): Promise<RequestData[]> {
+  private async withLines(
+    em: EntityManager,
+    rows: ReadonlyArray<Record<string, unknown> | { readonly id: unknown }>,
+  ): Promise<RequestData[]> {
     const lines = await linesOf(
       em,
       LINES,

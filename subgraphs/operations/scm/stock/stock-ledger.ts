@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ScmError } from '../scm.errors.js';
+import { StockBalanceEntity } from './stock-balance.entity.js';
 
 /**
  * The one place stock changes: a balance row per item and warehouse (`quantity >= 0` in
@@ -53,6 +54,7 @@ export class StockLedger {
    */
   async lockItems(em: EntityManager, ids: readonly string[], mode: 'update' | 'share'): Promise<Map<string, ItemRow>> {
     const unique = [...new Set(ids)].sort();
+    // raw SQL: locking (many rows in id order, `for update` or `for share` as the caller asks).
     const rows = await em.execute<ItemRow[]>(
       `select "id", "nomenclature_code", "active", "weighted_avg_price" from "operations"."tmc_item"
        where "id" = any(?::uuid[]) order by "id" for ${mode}`,
@@ -66,6 +68,7 @@ export class StockLedger {
 
   /** Stock up by `quantity`; returns the movement id. */
   async add(em: EntityManager, move: StockMove): Promise<string> {
+    // raw SQL: locking/atomic balance (`on conflict do update` adds to the row or creates it).
     await em.execute(
       `insert into ${BALANCE} ("warehouse_id", "object_id", "item_id", "quantity") values (?, ?, ?, ?::numeric)
        on conflict ("warehouse_id", "item_id") do update set "quantity" = ${BALANCE}."quantity" + excluded."quantity", "updated_at" = now()`,
@@ -77,15 +80,17 @@ export class StockLedger {
   /** Stock down by `quantity`, or 422 `TMC_INSUFFICIENT_STOCK` when the balance holds less. */
   async take(em: EntityManager, move: StockMove): Promise<string> {
     const quantity = String(move.quantity);
+    // raw SQL: locking/atomic balance (numeric subtraction guarded by the balance in one conditional update).
     const [taken] = await em.execute<Array<{ quantity: string }>>(
       `update ${BALANCE} set "quantity" = "quantity" - ?::numeric, "updated_at" = now()
        where "warehouse_id" = ? and "item_id" = ? and "quantity" >= ?::numeric returning "quantity"`,
       [quantity, move.warehouse.id, move.itemId, quantity],
     );
     if (!taken) {
-      const [balance] = await em.execute<Array<{ quantity: string }>>(
-        `select "quantity" from ${BALANCE} where "warehouse_id" = ? and "item_id" = ?`,
-        [move.warehouse.id, move.itemId],
+      const balance = await em.findOne(
+        StockBalanceEntity,
+        { warehouseId: move.warehouse.id, itemId: move.itemId },
+        { fields: ['quantity'], refresh: true },
       );
       throw ScmError.insufficientStock(move.itemId, balance?.quantity ?? '0', quantity);
     }
@@ -93,6 +98,7 @@ export class StockLedger {
   }
 
   private async record(em: EntityManager, move: StockMove, sign: 1 | -1): Promise<string> {
+    // raw SQL: the signed numeric quantity and the item's average price are computed in the insert.
     const [row] = await em.execute<Array<{ id: string }>>(
       `insert into "operations"."tmc_movement" ("warehouse_id", "object_id", "item_id", "kind", "quantity", "price", "document_type",
          "document_id", "source_key", "reverses_id", "occurred_at", "actor_id")

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { TmcItem } from '../../../../contracts/operations/scm/stock-types.js';
@@ -7,6 +8,7 @@ import { OperationsError } from '../../operations.errors.js';
 import { violatedUnique } from '../pg-values.js';
 import { ScmError } from '../scm.errors.js';
 import { likePattern } from '../suppliers/supplier.service.js';
+import { type TmcItem as TmcItemRow, TmcItemEntity } from './tmc-item.entity.js';
 
 type ItemData = z.output<typeof TmcItem>;
 
@@ -27,12 +29,17 @@ export class TmcItemService {
   async create(em: EntityManager, input: NewItem): Promise<ItemData> {
     const price = input.initialPrice === undefined ? null : String(input.initialPrice);
     try {
-      const [row] = await em.execute<Array<Record<string, unknown>>>(
-        `insert into ${TABLE} ("nomenclature_code", "name", "category", "unit", "asset_class_id", "last_purchase_price", "weighted_avg_price")
-         values (?, ?, ?, ?, ?, ?::numeric, ?::numeric) returning *`,
-        [input.nomenclatureCode, input.name, input.category, input.unit, input.assetClassId ?? null, price, price],
-      );
-      return toItem(row!);
+      const item = em.create(TmcItemEntity, {
+        nomenclatureCode: input.nomenclatureCode,
+        name: input.name,
+        category: input.category as TmcItemRow['category'],
+        unit: input.unit as TmcItemRow['unit'],
+        assetClassId: input.assetClassId ?? null,
+        lastPurchasePrice: price,
+        weightedAvgPrice: price,
+      });
+      await em.flush();
+      return toItem(item);
     } catch (error) {
       if (violatedUnique(error) !== undefined) throw ScmError.codeTaken('TMC item', 'nomenclatureCode');
       throw error;
@@ -58,35 +65,26 @@ export class TmcItemService {
   }
 
   async get(em: EntityManager, id: string): Promise<ItemData> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?`, [id]);
-    if (!row) throw ScmError.notFound('TMC item');
-    return toItem(row);
+    const item = await em.findOne(TmcItemEntity, id);
+    if (!item) throw ScmError.notFound('TMC item');
+    return toItem(item);
   }
 
   async update(em: EntityManager, id: string, input: { name?: string; assetClassId?: string | null }): Promise<ItemData> {
-    const sets = ['"updated_at" = now()'];
-    const params: unknown[] = [];
-    if (input.name !== undefined) {
-      sets.push('"name" = ?');
-      params.push(input.name);
-    }
-    if (input.assetClassId !== undefined) {
-      sets.push('"asset_class_id" = ?');
-      params.push(input.assetClassId);
-    }
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`update ${TABLE} set ${sets.join(', ')} where "id" = ? returning *`, [
-      ...params,
-      id,
-    ]);
-    if (!row) throw ScmError.notFound('TMC item');
-    return toItem(row);
+    const item = await em.findOne(TmcItemEntity, id);
+    if (!item) throw ScmError.notFound('TMC item');
+    if (input.name !== undefined) item.name = input.name;
+    if (input.assetClassId !== undefined) item.assetClassId = input.assetClassId;
+    await em.flush();
+    return toItem(item);
   }
 
   /** Out of accounting once no warehouse holds it and none is in transit; the item row is locked meanwhile. */
   async deactivate(em: EntityManager, id: string): Promise<ItemData> {
-    const [item] = await em.execute<Array<{ active: boolean }>>(`select "active" from ${TABLE} where "id" = ? for update`, [id]);
+    const item = await em.findOne(TmcItemEntity, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!item) throw ScmError.notFound('TMC item');
     if (!item.active) throw OperationsError.stateConflict('TMC item', 'inactive', 'deactivate', ['active']);
+    // raw SQL: exact numeric sums over balances and transfers in transit, in one statement.
     const [stock] = await em.execute<Array<{ quantity: string; held: boolean }>>(
       `select "quantity", "quantity" <> 0 as "held" from (
          select coalesce((select sum("quantity") from "operations"."stock_balance" where "item_id" = ?), 0)
@@ -96,10 +94,8 @@ export class TmcItemService {
       [id, id],
     );
     if (stock!.held) throw ScmError.itemHasStock(stock!.quantity);
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `update ${TABLE} set "active" = false, "updated_at" = now() where "id" = ? returning *`,
-      [id],
-    );
-    return toItem(row!);
+    item.active = false;
+    await em.flush();
+    return toItem(item);
   }
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ScmError } from '../scm.errors.js';
+import { TmcMovementEntity } from './tmc-movement.entity.js';
 import type { StockLedger } from './stock-ledger.js';
 import type { WarehouseService } from './warehouse.service.js';
 
@@ -37,7 +38,7 @@ export class TmcUsageService {
     if (!QUANTITY.test(quantity) || !/[1-9]/.test(quantity)) {
       throw ScmError.invalid('quantity', 'must be above 0 with at most 3 decimal places');
     }
-    const [done] = await em.execute<Array<{ id: string }>>(`select "id" from ${MOVEMENT} where "source_key" = ?`, [usage.sourceKey]);
+    const done = await em.findOne(TmcMovementEntity, { sourceKey: usage.sourceKey }, { fields: ['id'] });
     if (done) return { movementId: done.id };
     const warehouse = await this.warehouses.ref(em, usage.warehouseId, 'warehouseId');
     await this.ledger.lockItems(em, [usage.itemId], 'share');
@@ -57,6 +58,7 @@ export class TmcUsageService {
 
   /** The counter-entry of a usage write-off: the same quantity back on the same balance, the original kept. */
   async reverse(em: EntityManager, movementId: string, actorId: string | null = null): Promise<{ movementId: string }> {
+    // raw SQL: the quantity to give back is the movement's, negated in numeric.
     const [original] = await em.execute<
       Array<{
         id: string;
@@ -73,7 +75,7 @@ export class TmcUsageService {
       [movementId],
     );
     if (!original) throw ScmError.notFound('TMC usage write-off', 'movementId');
-    const [done] = await em.execute<Array<{ id: string }>>(`select "id" from ${MOVEMENT} where "reverses_id" = ?`, [movementId]);
+    const done = await em.findOne(TmcMovementEntity, { reversesId: movementId }, { fields: ['id'] });
     if (done) return { movementId: done.id };
     await this.ledger.lockItems(em, [original.item_id], 'share');
     const reversal = await this.ledger.add(em, {

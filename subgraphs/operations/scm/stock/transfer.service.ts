@@ -9,6 +9,7 @@ import { transferMachine } from '../machines.js';
 import { ScmError } from '../scm.errors.js';
 import { byItem, insertLines, linesOf } from './document-lines.js';
 import type { StockLedger } from './stock-ledger.js';
+import { TmcTransferEntity } from './tmc-transfer.entity.js';
 import type { WarehouseService } from './warehouse.service.js';
 
 type TransferData = z.output<typeof TmcTransfer>;
@@ -42,12 +43,17 @@ export class TransferService {
       input.lines.map((line) => line.itemId),
       'share',
     );
-    const [row] = await em.execute<Array<{ id: string }>>(
-      `insert into ${TABLE} ("from_warehouse_id", "to_warehouse_id", "from_object_id", "to_object_id", "transfer_date", "document_number", "issued_by_id")
-       values (?, ?, ?, ?, ?, ?, ?) returning "id"`,
-      [from.id, to.id, from.objectId, to.objectId, input.transferDate, input.documentNumber, caller.userId],
-    );
-    const id = row!.id;
+    const transfer = em.create(TmcTransferEntity, {
+      fromWarehouseId: from.id,
+      toWarehouseId: to.id,
+      fromObjectId: from.objectId,
+      toObjectId: to.objectId,
+      transferDate: input.transferDate,
+      documentNumber: input.documentNumber,
+      issuedById: caller.userId,
+    });
+    await em.flush();
+    const id = transfer.id;
     await insertLines(em, LINES, id, input.lines);
     for (const line of byItem(input.lines)) {
       await this.ledger.take(em, {
@@ -86,7 +92,8 @@ export class TransferService {
   }
 
   async get(em: EntityManager, id: string): Promise<TransferData> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?`, [id]);
+    // Read again: state changes write the row in SQL.
+    const row = await em.findOne(TmcTransferEntity, id, { refresh: true });
     if (!row) throw ScmError.notFound('TMC transfer');
     const [transfer] = await this.withLines(em, [row]);
     return transfer!;
@@ -107,7 +114,10 @@ export class TransferService {
     return { items: await this.withLines(em, page.items), nextCursor: page.nextCursor };
   }
 
-  private async withLines(em: EntityManager, rows: ReadonlyArray<Record<string, unknown>>): Promise<TransferData[]> {
+  private async withLines(
+    em: EntityManager,
+    rows: ReadonlyArray<Record<string, unknown> | { readonly id: unknown }>,
+  ): Promise<TransferData[]> {
     const lines = await linesOf(
       em,
       LINES,

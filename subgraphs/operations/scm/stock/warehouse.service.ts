@@ -6,6 +6,8 @@ import { recordMapper } from '../../core/rows.js';
 import { violatedUnique } from '../pg-values.js';
 import { ScmError } from '../scm.errors.js';
 import type { WarehouseRef } from './stock-ledger.js';
+import { TmcItemEntity } from './tmc-item.entity.js';
+import { WarehouseEntity } from './warehouse.entity.js';
 
 type WarehouseData = z.output<typeof Warehouse>;
 type BalanceData = z.output<typeof StockBalance>;
@@ -28,11 +30,9 @@ export class WarehouseService {
     ]);
     if (!object) throw ScmError.notFound('Production object', 'objectId');
     try {
-      const [row] = await em.execute<Array<Record<string, unknown>>>(
-        `insert into ${TABLE} ("object_id", "code", "name") values (?, ?, ?) returning *`,
-        [input.objectId, input.code, input.name],
-      );
-      return toWarehouse(row!);
+      const warehouse = em.create(WarehouseEntity, { objectId: input.objectId, code: input.code, name: input.name });
+      await em.flush();
+      return toWarehouse(warehouse);
     } catch (error) {
       if (violatedUnique(error) !== undefined) throw ScmError.codeTaken('warehouse', 'code');
       throw error;
@@ -54,28 +54,29 @@ export class WarehouseService {
   }
 
   async get(em: EntityManager, id: string): Promise<WarehouseData> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?`, [id]);
-    if (!row) throw ScmError.notFound('Warehouse');
-    return toWarehouse(row);
+    const warehouse = await em.findOne(WarehouseEntity, id);
+    if (!warehouse) throw ScmError.notFound('Warehouse');
+    return toWarehouse(warehouse);
   }
 
   /** A warehouse the caller may see, named by `param` of the request (404 otherwise). */
   async ref(em: EntityManager, id: string, param?: string): Promise<WarehouseRef> {
-    const [row] = await em.execute<Array<{ id: string; object_id: string }>>(`select "id", "object_id" from ${TABLE} where "id" = ?`, [id]);
-    if (!row) throw ScmError.notFound('Warehouse', param);
-    return { id: row.id, objectId: row.object_id };
+    const warehouse = await em.findOne(WarehouseEntity, id, { fields: ['id', 'objectId'] });
+    if (!warehouse) throw ScmError.notFound('Warehouse', param);
+    return { id: warehouse.id, objectId: warehouse.objectId };
   }
 
   async setMinStock(em: EntityManager, id: string, input: { itemId: string; minQuantity: number | null }): Promise<BalanceData> {
     const warehouse = await this.ref(em, id);
-    const [item] = await em.execute(`select 1 from "operations"."tmc_item" where "id" = ?`, [input.itemId]);
-    if (!item) throw ScmError.notFound('TMC item', 'itemId');
+    if ((await em.count(TmcItemEntity, { id: input.itemId })) === 0) throw ScmError.notFound('TMC item', 'itemId');
+    // raw SQL: `on conflict do update` (the balance row may not exist yet), then the balance with its computed low-stock flag.
     const [row] = await em.execute<Array<{ id: string }>>(
       `insert into "operations"."stock_balance" ("warehouse_id", "object_id", "item_id", "min_quantity") values (?, ?, ?, ?::numeric)
        on conflict ("warehouse_id", "item_id") do update set "min_quantity" = excluded."min_quantity", "updated_at" = now()
        returning "id"`,
       [warehouse.id, warehouse.objectId, input.itemId, input.minQuantity === null ? null : String(input.minQuantity)],
     );
+    // raw SQL: the balance with its low-stock flag computed in the select.
     const [balance] = await em.execute<Array<Record<string, unknown>>>(`select * from ${BALANCES} where "id" = ?`, [row!.id]);
     return toBalance(balance!);
   }

@@ -3,6 +3,7 @@ import type { Principal } from '../../core/principal.js';
 import { ScmError } from '../scm.errors.js';
 import { byItem, insertLines } from './document-lines.js';
 import type { StockLedger } from './stock-ledger.js';
+import { type TmcWriteOff, TmcWriteOffEntity } from './tmc-write-off.entity.js';
 import type { WarehouseService } from './warehouse.service.js';
 
 export interface WriteOffInput {
@@ -35,23 +36,19 @@ export class WriteOffService {
       input.lines.map((line) => line.itemId),
       'share',
     );
-    const [act] = await em.execute<Array<{ id: string }>>(
-      `insert into "operations"."tmc_write_off" ("warehouse_id", "object_id", "asset_id", "target_object_id", "reason", "document_reference",
-         "occurred_at", "line_count", "created_by")
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"`,
-      [
-        warehouse.id,
-        warehouse.objectId,
-        input.assetId ?? null,
-        input.targetObjectId,
-        input.reason,
-        input.documentReference ?? null,
-        input.occurredAt,
-        input.lines.length,
-        caller.userId,
-      ],
-    );
-    const id = act!.id;
+    const act = em.create(TmcWriteOffEntity, {
+      warehouseId: warehouse.id,
+      objectId: warehouse.objectId,
+      assetId: input.assetId ?? null,
+      targetObjectId: input.targetObjectId,
+      reason: input.reason as TmcWriteOff['reason'],
+      documentReference: input.documentReference ?? null,
+      occurredAt: new Date(input.occurredAt),
+      lineCount: input.lines.length,
+      createdBy: caller.userId,
+    });
+    await em.flush();
+    const id = act.id;
     await insertLines(em, LINES, id, input.lines, {
       price: `(select "weighted_avg_price" from "operations"."tmc_item" where "id" = (l."line" ->> 'itemId')::uuid)`,
     });

@@ -64,6 +64,7 @@ export class SupplierDetailsService {
     input: { fullName: string; position?: string | null; phone?: string | null; email?: string | null },
   ): Promise<SupplierContactData> {
     await this.editable(em, supplierId);
+    // raw SQL: the supplier's first contact becomes primary in the insert itself.
     const [row] = await em.execute<Array<Record<string, unknown>>>(
       `insert into ${CONTACTS.table} ("supplier_id", "full_name", "position", "phone", "email", "is_primary")
        values (?, ?, ?, ?, ?, not exists (select 1 from ${CONTACTS.table} where "supplier_id" = ? and "is_primary")) returning *`,
@@ -78,6 +79,7 @@ export class SupplierDetailsService {
     input: { bankName: string; iban: string; bik?: string | null; bk?: string | null; currency: string },
   ): Promise<SupplierBankAccountData> {
     await this.editable(em, supplierId);
+    // raw SQL: the supplier's first account becomes primary in the insert itself.
     const [row] = await em.execute<Array<Record<string, unknown>>>(
       `insert into ${ACCOUNTS.table} ("supplier_id", "bank_name", "iban", "bik", "bk", "currency", "is_primary")
        values (?, ?, ?, ?, ?, ?, not exists (select 1 from ${ACCOUNTS.table} where "supplier_id" = ? and "is_primary")) returning *`,
@@ -112,6 +114,7 @@ export class SupplierDetailsService {
       (field) => input[field] !== undefined && input[field] !== (current[DETAIL_COLUMNS[field]] ?? null),
     );
     if (changed.length === 0) return ACCOUNTS.map(current);
+    // raw SQL: only the changed columns written, as the account's children helpers read them (rows).
     const [row] = await em.execute<Array<Record<string, unknown>>>(
       `update ${ACCOUNTS.table} set ${changed.map((field) => `"${DETAIL_COLUMNS[field]}" = ?`).join(', ')}, "change_reason" = ?, "updated_at" = now()
        where "id" = ? returning *`,
@@ -150,6 +153,7 @@ export class SupplierDetailsService {
   }
 
   private async child(em: EntityManager, kind: PrimaryChildren<unknown>, supplierId: string, id: string) {
+    // raw SQL: one reader for both child tables (contacts and accounts).
     const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${kind.table} where "id" = ? and "supplier_id" = ?`, [
       id,
       supplierId,
@@ -163,9 +167,11 @@ export class SupplierDetailsService {
     await this.editable(em, supplierId);
     const current = await this.child(em, kind, supplierId, id);
     if (current.is_primary) return kind.map(current);
+    // raw SQL: both child tables; the old primary cleared before the new one is set (a unique index holds one).
     await em.execute(`update ${kind.table} set "is_primary" = false, "updated_at" = now() where "supplier_id" = ? and "is_primary"`, [
       supplierId,
     ]);
+    // raw SQL: either child table, named by the caller.
     const [row] = await em.execute<Array<Record<string, unknown>>>(
       `update ${kind.table} set "is_primary" = true, "updated_at" = now() where "id" = ? returning *`,
       [id],

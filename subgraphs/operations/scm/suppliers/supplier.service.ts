@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ARCHIVE_CO_APPROVERS } from '../../../../contracts/operations/scm/roles.js';
 import { Supplier, type SupplierData } from '../../../../contracts/operations/scm/supplier-types.js';
@@ -8,6 +9,7 @@ import { transition } from '../../core/state-machine.js';
 import { supplierMachine } from '../machines.js';
 import { arrayLiteral, violatedUnique } from '../pg-values.js';
 import { ScmError } from '../scm.errors.js';
+import { type Supplier as SupplierRow, SupplierEntity } from './supplier.entity.js';
 
 const TABLE = '"operations"."supplier"';
 export const toSupplier = recordMapper<SupplierData>(Supplier);
@@ -31,6 +33,7 @@ export class SupplierService {
   async create(em: EntityManager, caller: Principal, input: NewSupplier): Promise<SupplierData> {
     if (!input.bin && !input.iin) throw ScmError.invalid('bin', 'give a BIN or an IIN');
     try {
+      // raw SQL: the categories bound as one escaped array literal (any text, quotes and backslashes included).
       const [row] = await em.execute<Array<Record<string, unknown>>>(
         `insert into ${TABLE} ("bin", "iin", "legal_name", "short_name", "legal_address", "legal_form_code", "country_code", "categories", "created_by")
          values (?, ?, ?, ?, ?, ?, ?, ?::text[], ?) returning *`,
@@ -74,12 +77,10 @@ export class SupplierService {
   }
 
   /** The supplier row, locked for the rest of the transaction when `lock` (contacts and accounts change under it). */
-  async row(em: EntityManager, id: string, lock = false): Promise<Record<string, unknown>> {
-    const [row] = await em.execute<Array<Record<string, unknown>>>(`select * from ${TABLE} where "id" = ?${lock ? ' for update' : ''}`, [
-      id,
-    ]);
-    if (!row) throw ScmError.notFound('Supplier');
-    return row;
+  async row(em: EntityManager, id: string, lock = false): Promise<SupplierRow> {
+    const supplier = await em.findOne(SupplierEntity, id, { refresh: true, ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) });
+    if (!supplier) throw ScmError.notFound('Supplier');
+    return supplier;
   }
 
   async submit(em: EntityManager, caller: Principal, id: string): Promise<SupplierData> {

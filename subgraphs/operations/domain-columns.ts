@@ -1,0 +1,19 @@
+import { p } from '@mikro-orm/core';
+
+/** A `timestamptz` column, read as a Date. */
+export const timestamptz = () => p.datetime().columnType('timestamptz');
+
+/** `created_at`: set by the database on insert (`now()`, the transaction's time). */
+export const createdAt = () => timestamptz().defaultRaw('now()');
+
+/**
+ * `updated_at`: set by the database on insert, and on every update written through the entity manager (a
+ * value, not `now()`: an SQL expression is not read back after an update of an entity with generated columns).
+ */
+export const updatedAt = () =>
+  timestamptz()
+    .defaultRaw('now()')
+    .onUpdate(() => new Date());
+
+/** `organization_id` of the SCM tables: defaults to the transaction's organization (`app.organization_id`). */
+export const currentOrganization = () => p.uuid().defaultRaw(`nullif(current_setting('app.organization_id', true), '')::uuid`);

@@ -1,0 +1,28 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { createdAt, updatedAt } from '../domain-columns.js';
+
+/** The machine-hours ledger: a run of an asset (from a shift report) and, once, its reversal. */
+export const AssetHoursEntryEntity = defineEntity({
+  name: 'AssetHoursEntry',
+  tableName: 'asset_hours_entry',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    organizationId: p.uuid(),
+    assetId: p.uuid(),
+    objectId: p.uuid(),
+    kind: p.enum(['run', 'reversal'] as const).columnType('varchar(16)'),
+    hours: p.decimal().precision(6).scale(2),
+    meterStart: p.decimal().precision(14).scale(2).nullable(),
+    meterEnd: p.decimal().precision(14).scale(2).nullable(),
+    sourceType: p.string().length(64),
+    sourceId: p.uuid(),
+    sagaId: p.uuid().nullable(),
+    actorId: p.uuid().nullable(),
+    reversalOfId: p.uuid().nullable(),
+    reversedById: p.uuid().nullable(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+});
+
+export type AssetHoursEntry = InferEntity<typeof AssetHoursEntryEntity>;

@@ -1,0 +1,49 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { createdAt, currentOrganization, timestamptz, updatedAt } from '../../domain-columns.js';
+
+/** A transfer of stock between two warehouses: issued, then confirmed by the receiving end. */
+export const TmcTransferEntity = defineEntity({
+  name: 'TmcTransfer',
+  tableName: 'tmc_transfer',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    organizationId: currentOrganization(),
+    fromWarehouseId: p.uuid(),
+    toWarehouseId: p.uuid(),
+    fromObjectId: p.uuid(),
+    toObjectId: p.uuid(),
+    status: p
+      .enum(['issued', 'confirmed'] as const)
+      .columnType('varchar(16)')
+      .default('issued'),
+    transferDate: p.date(),
+    documentNumber: p.string().length(100),
+    issuedById: p.uuid(),
+    issuedAt: timestamptz().defaultRaw('now()'),
+    confirmedById: p.uuid().nullable(),
+    confirmedAt: timestamptz().nullable(),
+    note: p.string().length(500).nullable(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+});
+
+export type TmcTransfer = InferEntity<typeof TmcTransferEntity>;
+
+/** A line of a transfer. */
+export const TmcTransferLineEntity = defineEntity({
+  name: 'TmcTransferLine',
+  tableName: 'tmc_transfer_line',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    organizationId: currentOrganization(),
+    tmcTransferId: p.uuid(),
+    lineNo: p.integer(),
+    itemId: p.uuid(),
+    quantity: p.decimal().precision(20).scale(3),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+});
+
+export type TmcTransferLine = InferEntity<typeof TmcTransferLineEntity>;

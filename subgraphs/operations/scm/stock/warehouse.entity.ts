@@ -1,0 +1,20 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { createdAt, currentOrganization, updatedAt } from '../../domain-columns.js';
+
+/** A warehouse at a production object. */
+export const WarehouseEntity = defineEntity({
+  name: 'Warehouse',
+  tableName: 'warehouse',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    organizationId: currentOrganization(),
+    objectId: p.uuid(),
+    code: p.string().length(64),
+    name: p.string().length(200),
+    active: p.boolean().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+});
+
+export type Warehouse = InferEntity<typeof WarehouseEntity>;
