@@ -28,6 +28,8 @@ export interface GatewayOptions {
   readonly metrics: Metrics;
   /** Sent to remote subgraphs, which answer only requests that carry it (`SUBGRAPH_SECRET`). */
   readonly subgraphSecret?: string;
+  /** Merge identical subgraph queries in flight at once into one fetch (`GRAPHQL_DEDUPLICATE`); off unless set. */
+  readonly deduplicate?: boolean;
   /** Which subgraph declares each streaming operation (`streamOwners(SUBGRAPHS)`); none by default. */
   readonly streamOwners?: Readonly<Record<string, SubgraphName>>;
 }
@@ -106,7 +108,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     if (source) return source;
     const target = options.subgraphs[name as SubgraphName];
     if (target === undefined) throw new Error(`no target for subgraph ${name}`);
-    source = typeof target === 'string' ? new ForwardingRemoteDataSource(target, options.subgraphSecret) : new InProcessDataSource(target);
+    source =
+      typeof target === 'string'
+        ? new ForwardingRemoteDataSource(target, options.subgraphSecret, options.deduplicate, () =>
+            options.metrics.subgraphFetchesMerged.inc({ subgraph: name }),
+          )
+        : new InProcessDataSource(target);
     sources.set(name, source);
     return source;
   };

@@ -6,10 +6,12 @@
  * `import.meta.dirname` resolve alike in the source tree and in `dist/`.
  *
  * `--if-stale` builds only when a source file is newer than the last build, or the file list
- * changed; `./qantara start` and `npm start` run it before every start.
+ * changed; `./qantara start` and `npm start` run it before every start. Processes of a
+ * distributed run may start at once from one checkout: each build is made aside and swapped
+ * in, and a build that finds an identical one already in place leaves it alone.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { transform } from 'esbuild';
 
@@ -61,16 +63,19 @@ export function isStale(): boolean {
   return !existsSync(STAMP) || readFileSync(STAMP, 'utf8') !== stampOf(sourceFiles());
 }
 
+const builtStamp = (): string | undefined => (existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : undefined);
+
 const TSCONFIG_RAW = {
   compilerOptions: { experimentalDecorators: true, useDefineForClassFields: false, verbatimModuleSyntax: false },
 } as const;
 
 export async function build(): Promise<number> {
   const files = sourceFiles();
-  rmSync(DIST, { recursive: true, force: true });
+  const stamp = stampOf(files);
+  const aside = `${DIST}.${process.pid}.${Date.now()}`;
   await Promise.all(
     files.map(async (file) => {
-      const target = join(DIST, relative(ROOT, file));
+      const target = join(aside, relative(ROOT, file));
       mkdirSync(dirname(target), { recursive: true });
       if (!file.endsWith('.ts') || file.endsWith('.d.ts')) {
         copyFileSync(file, target);
@@ -88,7 +93,15 @@ export async function build(): Promise<number> {
       writeFileSync(target.replace(/\.ts$/, '.js'), code);
     }),
   );
-  writeFileSync(STAMP, stampOf(files));
+  writeFileSync(join(aside, '.build-stamp'), stamp);
+  if (builtStamp() === stamp) {
+    rmSync(aside, { recursive: true, force: true });
+    return files.length;
+  }
+  const old = `${aside}.old`;
+  if (existsSync(DIST)) renameSync(DIST, old);
+  renameSync(aside, DIST);
+  rmSync(old, { recursive: true, force: true });
   return files.length;
 }
 
