@@ -147,7 +147,8 @@ async function run(): Promise<string> {
     const urls = Object.fromEntries(
       subgraphs.map((subgraph) => [`SUBGRAPH_${subgraph.role.slice(9).toUpperCase()}_URL`, `${subgraph.url}/graphql`]),
     );
-    const [qantara] = await deployment.start({ role: 'gateway', built: true, env: urls });
+    // One access-log line in a hundred, as a busy gateway is configured (README, `ACCESS_LOG_SAMPLE`); the peers log nothing.
+    const [qantara] = await deployment.start({ role: 'gateway', built: true, env: { ...urls, ACCESS_LOG_SAMPLE: '0.01' } });
     const peerEnv = { ...urls, SUPERGRAPH_PATH };
     const stock = await startPeer('apollo-stock.ts', peerEnv);
     const hive = await startPeer('hive.ts', peerEnv);
@@ -225,7 +226,7 @@ async function run(): Promise<string> {
     return `Subgraphs: three \`ROLE=subgraph:<name>\` processes from the build on one embedded PostgreSQL with the demo
 library and the demo organization; the library key is of the \`unlimited\` plan, the operations token a demo Admin's,
 and every gateway forwards \`authorization\`. Qantara's gateway runs
-\`node dist/main.js\` with its defaults (\`LOG_LEVEL=info\`, \`ACCESS_LOG_SAMPLE\` default, \`GRAPHQL_DEDUPLICATE\` default);
+\`node dist/main.js\` with \`LOG_LEVEL=info\`, \`ACCESS_LOG_SAMPLE=0.01\` and the other defaults (\`GRAPHQL_DEDUPLICATE=true\`);
 the peers are bench/peers/apollo-stock.ts (\`@apollo/gateway\` + \`@apollo/server\` standalone,
 \`APOLLO_TELEMETRY_DISABLED=1\`) and bench/peers/hive.ts (\`@graphql-hive/gateway-runtime\`, subgraph request
 deduplication on or off). autocannon in the benchmark's process, ${seconds} s per cell after a 1 s warm-up,
