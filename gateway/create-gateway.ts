@@ -12,10 +12,7 @@ import { ForwardingRemoteDataSource, InProcessDataSource } from './data-sources.
 import { useLocalLandingPage } from './landing-page.js';
 import { ARMOR_CONFIG, GATEWAY_LIMITS } from './limits.js';
 import { KnownRootOperationRule } from './root-operation-rule.js';
-import { useEdgeHeaders } from './plugins/use-edge-headers.js';
-import { useOperationMetrics } from './plugins/use-operation-metrics.js';
-import { useOperationResolution } from './plugins/use-operation-resolution.js';
-import { usePartialResultStatus } from './plugins/use-partial-result-status.js';
+import { useEdgeResponse } from './plugins/use-edge-response.js';
 import { createStreamSources, type StreamSources } from './stream-sources.js';
 
 /** Where each subgraph runs: in this process, or behind an HTTP URL. */
@@ -136,10 +133,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const armor = new ApolloArmor(ARMOR_CONFIG).protect();
   const plugins: ApolloServerPlugin<GatewayContext>[] = [
     ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
-    useOperationResolution(),
-    useOperationMetrics(options.metrics),
-    usePartialResultStatus(),
-    useEdgeHeaders(),
+    useEdgeResponse(options.metrics),
     useLocalLandingPage(),
   ];
   const server = new ApolloServer<GatewayContext>({
