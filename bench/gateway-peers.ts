@@ -241,6 +241,14 @@ ${table(['query', 'conn.', 'gateway', 'req/s', 'p50', 'p99', 'CPU µs/req', 'req
 Targets (Qantara's req/s ≥ 1.0× stock on every row; CPU per request ≤ 1.1× stock):
 
 ${verdicts.join('\n')}
+
+Before docs/adr/0041 Qantara served 0.34–0.79× stock's req/s at 1.5–2.9× its CPU per request. The rows of the
+real queries at 32 connections are won by merging identical in-flight subgraph queries (every autocannon
+request is the same query with the same credential, the best case for it; Hive's own merging shows the same);
+compare the Hive rows with dedup on and off. What is left on \`{ __typename }\` is spread thin: in a CPU profile of
+the gateway at 8 connections (\`node --cpu-prof\`, steady state) a third of its CPU is the kernel's \`writev\` of
+responses on loopback and a seventh garbage collection; Apollo Server's request pipeline takes about a tenth, and
+Qantara's own code on the path (request scope, body reading, the Koa handler, metrics, the edge plugin) about 6 %.
 `;
   } finally {
     await Promise.all(peers.map(stopPeer));

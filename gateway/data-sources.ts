@@ -68,28 +68,48 @@ function mergeKey(url: string, init: FetcherInit | undefined): string | undefine
   return JSON.stringify([url, init.body, headers]);
 }
 
+type FetcherResponse = Awaited<ReturnType<Fetcher>>;
+
 interface SharedAnswer {
   readonly status: number;
   readonly statusText: string;
-  readonly headers: Headers;
+  readonly headers: FetcherResponse['headers'];
   readonly body: string;
 }
 
+/** A caller's own response on a shared answer: its body is parsed anew for each, since the gateway merges data in place. */
+function responseOf(answer: SharedAnswer, url: string): FetcherResponse {
+  return {
+    bodyUsed: false,
+    url,
+    redirected: false,
+    status: answer.status,
+    ok: answer.status >= 200 && answer.status < 300,
+    statusText: answer.statusText,
+    headers: answer.headers,
+    text: async () => answer.body,
+    json: async () => JSON.parse(answer.body) as unknown,
+    arrayBuffer: async () => new TextEncoder().encode(answer.body).buffer as ArrayBuffer,
+    clone: () => responseOf(answer, url),
+  };
+}
+
 /**
- * Node's own `fetch` for subgraph calls, and with `deduplicate`, identical queries in flight at
- * once (`mergeKey`) make one call: its answer is read once and each caller gets a response of
- * its own built from it, so each parses its own copy (the gateway merges data in place).
+ * Apollo's own fetcher for subgraph calls, and with `deduplicate`, identical queries in flight
+ * at once (`mergeKey`) make one call: its answer is read once and each caller gets a response
+ * of its own on it.
  */
-export function subgraphFetcher(deduplicate: boolean, onMerged: () => void = () => {}): Fetcher {
-  const plain: Fetcher = (url, init) => fetch(url, init as RequestInit);
-  if (!deduplicate) return plain;
+export function subgraphFetcher(base: Fetcher, deduplicate: boolean, onMerged: () => void = () => {}): Fetcher {
+  if (!deduplicate) return base;
   const inFlight = new Map<string, Promise<SharedAnswer>>();
   return async (url, init) => {
     const key = mergeKey(url, init);
-    if (key === undefined) return plain(url, init);
+    if (key === undefined) return base(url, init);
     let answer = inFlight.get(key);
-    if (!answer) {
-      answer = fetch(url, init as RequestInit).then(async (response) => ({
+    if (answer) {
+      onMerged();
+    } else {
+      answer = base(url, init).then(async (response) => ({
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,
@@ -99,11 +119,8 @@ export function subgraphFetcher(deduplicate: boolean, onMerged: () => void = () 
       // Gone once answered, so a later request fetches anew.
       const settled = () => void inFlight.delete(key);
       answer.then(settled, settled);
-    } else {
-      onMerged();
     }
-    const { status, statusText, headers, body } = await answer;
-    return new Response(body, { status, statusText, headers });
+    return responseOf(await answer, url);
   };
 }
 
@@ -118,7 +135,8 @@ export class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<GatewayC
     deduplicate = false,
     onMerged?: () => void,
   ) {
-    super({ url, fetcher: subgraphFetcher(deduplicate, onMerged) });
+    super({ url });
+    this.fetcher = subgraphFetcher(this.fetcher, deduplicate, onMerged);
   }
 
   override willSendRequest(options: GraphQLDataSourceProcessOptions<GatewayContext>): void {
