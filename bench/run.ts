@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import { foundationBench } from './foundation.js';
+import { gatewayPeersBench } from './gateway-peers.js';
 import { operationsCoreBench } from './operations-core.js';
 import { libraryAuthBench } from './library-auth.js';
 import { libraryChatBench } from './library-chat.js';
@@ -21,6 +22,7 @@ const MODULES: readonly BenchModule[] = [
   researchChatBench,
   operationsCoreBench,
   sagasBench,
+  gatewayPeersBench,
 ];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

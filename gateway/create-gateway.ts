@@ -12,10 +12,7 @@ import { ForwardingRemoteDataSource, InProcessDataSource } from './data-sources.
 import { useLocalLandingPage } from './landing-page.js';
 import { ARMOR_CONFIG, GATEWAY_LIMITS } from './limits.js';
 import { KnownRootOperationRule } from './root-operation-rule.js';
-import { useEdgeHeaders } from './plugins/use-edge-headers.js';
-import { useOperationMetrics } from './plugins/use-operation-metrics.js';
-import { useOperationResolution } from './plugins/use-operation-resolution.js';
-import { usePartialResultStatus } from './plugins/use-partial-result-status.js';
+import { useEdgeResponse } from './plugins/use-edge-response.js';
 import { createStreamSources, type StreamSources } from './stream-sources.js';
 
 /** Where each subgraph runs: in this process, or behind an HTTP URL. */
@@ -28,6 +25,8 @@ export interface GatewayOptions {
   readonly metrics: Metrics;
   /** Sent to remote subgraphs, which answer only requests that carry it (`SUBGRAPH_SECRET`). */
   readonly subgraphSecret?: string;
+  /** Merge identical subgraph queries in flight at once into one fetch (`GRAPHQL_DEDUPLICATE`); off unless set. */
+  readonly deduplicate?: boolean;
   /** Which subgraph declares each streaming operation (`streamOwners(SUBGRAPHS)`); none by default. */
   readonly streamOwners?: Readonly<Record<string, SubgraphName>>;
 }
@@ -121,7 +120,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     if (target === undefined) throw new Error(`no target for subgraph ${name}`);
     source = counted(
       name,
-      typeof target === 'string' ? new ForwardingRemoteDataSource(target, options.subgraphSecret) : new InProcessDataSource(target),
+      typeof target === 'string'
+        ? new ForwardingRemoteDataSource(target, options.subgraphSecret, options.deduplicate, () =>
+            options.metrics.subgraphFetchesMerged.inc({ subgraph: name }),
+          )
+        : new InProcessDataSource(target),
       options.metrics,
     );
     sources.set(name, source);
@@ -146,10 +149,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const armor = new ApolloArmor(ARMOR_CONFIG).protect();
   const plugins: ApolloServerPlugin<GatewayContext>[] = [
     ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
-    useOperationResolution(),
-    useOperationMetrics(options.metrics),
-    usePartialResultStatus(),
-    useEdgeHeaders(),
+    useEdgeResponse(options.metrics),
     useLocalLandingPage(),
   ];
   const server = new ApolloServer<GatewayContext>({

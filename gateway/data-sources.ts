@@ -44,13 +44,98 @@ export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
   }
 }
 
-/** Calls a subgraph over HTTP, passing on the caller's credentials and request id, and `SUBGRAPH_SECRET` when set. */
+type Fetcher = NonNullable<ConstructorParameters<typeof RemoteGraphQLDataSource>[0]>['fetcher'] & {};
+type FetcherInit = NonNullable<Parameters<Fetcher>[1]>;
+
+/**
+ * The gateway serializes a subgraph request as `{"query":"<document>",…}`: a document that
+ * starts with `query` or `{` is a query; a mutation (or anything else) is never merged.
+ */
+const QUERY_BODY = /^\{"query":"(query\b|\{)/;
+
+/**
+ * The key under which identical subgraph queries in flight share one fetch: the address, the
+ * body (document, operation name, variables) and every header sent (credentials,
+ * organization, client address, secret), but not the request id, which differs on every
+ * request. No key for anything but a query.
+ */
+function mergeKey(url: string, init: FetcherInit | undefined): string | undefined {
+  if (init?.method !== 'POST' || typeof init.body !== 'string' || !QUERY_BODY.test(init.body)) return undefined;
+  const headers = Object.entries(init.headers ?? {})
+    .filter(([name]) => name.toLowerCase() !== 'x-request-id')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([url, init.body, headers]);
+}
+
+type FetcherResponse = Awaited<ReturnType<Fetcher>>;
+
+interface SharedAnswer {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: FetcherResponse['headers'];
+  readonly body: string;
+}
+
+/** A caller's own response on a shared answer: its body is parsed anew for each, since the gateway merges data in place. */
+function responseOf(answer: SharedAnswer, url: string): FetcherResponse {
+  return {
+    bodyUsed: false,
+    url,
+    redirected: false,
+    status: answer.status,
+    ok: answer.status >= 200 && answer.status < 300,
+    statusText: answer.statusText,
+    headers: answer.headers,
+    text: async () => answer.body,
+    json: async () => JSON.parse(answer.body) as unknown,
+    arrayBuffer: async () => new TextEncoder().encode(answer.body).buffer as ArrayBuffer,
+    clone: () => responseOf(answer, url),
+  };
+}
+
+/**
+ * Apollo's own fetcher for subgraph calls, and with `deduplicate`, identical queries in flight
+ * at once (`mergeKey`) make one call: its answer is read once and each caller gets a response
+ * of its own on it.
+ */
+export function subgraphFetcher(base: Fetcher, deduplicate: boolean, onMerged: () => void = () => {}): Fetcher {
+  if (!deduplicate) return base;
+  const inFlight = new Map<string, Promise<SharedAnswer>>();
+  return async (url, init) => {
+    const key = mergeKey(url, init);
+    if (key === undefined) return base(url, init);
+    let answer = inFlight.get(key);
+    if (answer) {
+      onMerged();
+    } else {
+      answer = base(url, init).then(async (response) => ({
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        body: await response.text(),
+      }));
+      inFlight.set(key, answer);
+      // Gone once answered, so a later request fetches anew.
+      const settled = () => void inFlight.delete(key);
+      answer.then(settled, settled);
+    }
+    return responseOf(await answer, url);
+  };
+}
+
+/**
+ * Calls a subgraph over HTTP, passing on the caller's credentials and request id, and
+ * `SUBGRAPH_SECRET` when set; `deduplicate` merges identical queries in flight (`subgraphFetcher`).
+ */
 export class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   constructor(
     url: string,
     private readonly subgraphSecret?: string,
+    deduplicate = false,
+    onMerged?: () => void,
   ) {
     super({ url });
+    this.fetcher = subgraphFetcher(this.fetcher, deduplicate, onMerged);
   }
 
   override willSendRequest(options: GraphQLDataSourceProcessOptions<GatewayContext>): void {

@@ -56,6 +56,16 @@ export interface Config {
   /** Where the Stripe SDK sends API calls (default Stripe's own); for a proxy or a test double. */
   readonly stripeApiUrl: string | undefined;
   readonly logLevel: LogLevel;
+  /**
+   * Share of successful requests (status below 500) that get an access-log line
+   * (`ACCESS_LOG_SAMPLE`, 0 to 1); every 5xx answer is logged whatever it says.
+   */
+  readonly accessLogSample: number;
+  /**
+   * Whether the gateway merges identical subgraph queries in flight at once (`GRAPHQL_DEDUPLICATE`):
+   * same subgraph, same document, same variables, same forwarded headers; never mutations.
+   */
+  readonly graphqlDeduplicate: boolean;
   /** A file the REST facade appends every error answer its contract does not declare to (tests; off when unset). */
   readonly declaredErrorsLog: string | undefined;
   readonly subgraphUrls: Readonly<Partial<Record<SubgraphName, string>>>;
@@ -189,6 +199,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
   }
+  return Number(raw);
+}
+
+function fraction(env: Env, name: string, fallback: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(raw)) throw new ConfigError(name, `must be a number from 0 to 1 (got "${raw}")`);
   return Number(raw);
 }
 
@@ -476,6 +493,8 @@ export function loadConfig(env: Env = process.env): Config {
     stripeWebhookSecret,
     stripeApiUrl: url(env, 'STRIPE_API_URL', HTTP),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    accessLogSample: fraction(env, 'ACCESS_LOG_SAMPLE', 1),
+    graphqlDeduplicate: boolean(env, 'GRAPHQL_DEDUPLICATE', true),
     declaredErrorsLog: optional(env, 'QANTARA_CHECK_DECLARED_ERRORS'),
     subgraphUrls,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

@@ -14,6 +14,8 @@ export interface Metrics {
   readonly graphqlOperations: Counter<'operation' | 'type' | 'outcome'>;
   /** Streaming operations (SSE chat, uploads) opened through the gateway, which Apollo's plugins never see. */
   readonly streamOperations: Counter<'operation' | 'outcome'>;
+  /** Subgraph queries that joined an identical one in flight instead of being sent (`GRAPHQL_DEDUPLICATE`). */
+  readonly subgraphFetchesMerged: Counter<'subgraph'>;
   /** Calls of each operation of each service, by outcome: `ok`, `replayed` (idempotent), `refused` (4xx), `failed`. */
   readonly operationCalls: Counter<'service' | 'operation' | 'outcome'>;
   /**
@@ -82,6 +84,12 @@ export function createMetrics(): Metrics {
       name: 'qantara_stream_operations_total',
       help: 'Streaming operations opened by the gateway, by name and outcome (opened or refused).',
       labelNames: ['operation', 'outcome'],
+      registers: [registry],
+    }),
+    subgraphFetchesMerged: new Counter({
+      name: 'qantara_subgraph_fetches_merged_total',
+      help: 'Subgraph queries answered by an identical one already in flight instead of a call of their own, by subgraph.',
+      labelNames: ['subgraph'],
       registers: [registry],
     }),
     operationCalls: new Counter({

@@ -42,6 +42,8 @@ export interface AppOptions {
   readonly streams?: StreamSources;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** Share of requests answered below 500 that get an access-log line (`ACCESS_LOG_SAMPLE`); default all. */
+  readonly accessLogSample?: number;
   /** Where to record error answers a route's contract does not declare (`QANTARA_CHECK_DECLARED_ERRORS`; tests). */
   readonly declaredErrorsLog?: string;
   readonly publicBaseUrl?: string;
@@ -78,40 +80,66 @@ export function contractRoutes(contracts: readonly OperationContract[]): Route[]
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Request id (taken from `x-request-id` when sane), a request logger and the access log line. */
-function requestScope(logger: Logger): Middleware {
+/**
+ * Request id (taken from `x-request-id` when sane), a request logger and the access log line.
+ * The request's child logger is made on first use (most requests never log), and only a
+ * `sample` share of the requests answered below 500 get an access-log line; a 5xx always does.
+ */
+function requestScope(logger: Logger, sample: number): Middleware {
   return async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.logger = logger.child({ requestId });
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'logger', {
+      configurable: true,
+      enumerable: true,
+      get: () => (child ??= logger.child({ requestId })),
+      set: (value: Logger) => (child = value),
+    });
     ctx.set('X-Request-Id', requestId);
     const started = performance.now();
     try {
       await next();
     } finally {
-      ctx.state.logger.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 100) / 100 },
-        'request',
-      );
+      if (ctx.status >= 500 || sample >= 1 || (sample > 0 && Math.random() < sample)) {
+        (ctx.state.logger as Logger).info(
+          { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 100) / 100 },
+          'request',
+        );
+      }
     }
   };
 }
 
-/** Request counts and latency by route template (never by raw path, to bound cardinality). */
+/**
+ * Request counts and latency by route template (never by raw path, to bound cardinality). The
+ * labelled series are looked up once per method, route and status and kept, so a request costs
+ * one map lookup instead of hashing its labels twice.
+ */
 function httpMetrics(metrics: Metrics): Middleware {
+  const series = new Map<string, { observe(seconds: number): void; inc(): void }>();
+  const seriesFor = (method: string, route: string, status: string) => {
+    const key = `${method} ${status} ${route}`;
+    let found = series.get(key);
+    if (!found) {
+      const labels = { method, route, status };
+      const duration = metrics.httpDuration.labels(labels);
+      const requests = metrics.httpRequests.labels(labels);
+      found = { observe: (seconds) => duration.observe(seconds), inc: () => requests.inc() };
+      series.set(key, found);
+    }
+    return found;
+  };
   return async (ctx, next) => {
-    const end = metrics.httpDuration.startTimer();
+    const started = performance.now();
     try {
       await next();
     } finally {
-      const labels = {
-        method: ctx.method,
-        route: (ctx as Context & { routerPath?: string }).routerPath ?? (ctx.state.route as string | undefined) ?? 'unmatched',
-        status: String(ctx.status),
-      };
-      end(labels);
-      metrics.httpRequests.inc(labels);
+      const route = (ctx as Context & { routerPath?: string }).routerPath ?? (ctx.state.route as string | undefined) ?? 'unmatched';
+      const labelled = seriesFor(ctx.method, route, String(ctx.status));
+      labelled.observe((performance.now() - started) / 1000);
+      labelled.inc();
     }
   };
 }
@@ -199,6 +227,7 @@ export function createApp(options: AppOptions): Koa {
     router.all(declaration.path, endpoint);
   }
   const graphql = koaGraphQL(options.server, contextFor);
+  // Served before the router (below); registered too, so other methods get 405 with `Allow`.
   router.post('/graphql', graphql);
   router.get('/graphql', graphql);
   router.get('/graphql/schema.graphql', serveSchemaDocument(options.apiSchema ?? (() => undefined)));
@@ -211,10 +240,16 @@ export function createApp(options: AppOptions): Koa {
       ctx.body = await options.metrics.registry.metrics();
     });
   }
-  app.use(requestScope(options.logger));
+  app.use(requestScope(options.logger, options.accessLogSample ?? 1));
   app.use(httpMetrics(options.metrics));
   app.use(catchAll());
   app.use(cors({ origins: corsOrigins, ownOriginCheck: MCP_SERVERS.map((server) => server.path) }));
+  // GraphQL is dispatched here, before the mounts, the static files and the router of every REST route.
+  app.use((ctx, next) => {
+    if (ctx.path !== '/graphql' || (ctx.method !== 'POST' && ctx.method !== 'GET')) return next();
+    ctx.state.route = '/graphql';
+    return graphql(ctx, next);
+  });
   app.use(serveMounts(options.mounts ?? []));
   app.use(serveDocsAssets());
   app.use(serveRegisterAssets());

@@ -198,6 +198,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       logger,
       metrics,
       subgraphSecret: config.subgraphSecret,
+      deduplicate: config.graphqlDeduplicate,
       streamOwners: streamOwners(),
     });
     stack.push('gateway', () => gateway.stop());
@@ -208,6 +209,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       streams: gateway.streams,
       logger,
       metrics,
+      accessLogSample: config.accessLogSample,
       declaredErrorsLog: config.declaredErrorsLog,
       publicBaseUrl: config.publicBaseUrl,
       siteBaseUrl: config.siteBaseUrl,

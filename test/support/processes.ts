@@ -44,6 +44,8 @@ export interface RoleProcessOptions {
   readonly inheritEnv?: boolean;
   /** Run it as a terminal runs a command: leader of its own process group, which `interrupt()` signals as Ctrl-C does. */
   readonly processGroup?: boolean;
+  /** Run the build (`dist/main.js`, `npm run build`) on plain Node, as production does, instead of the sources through tsx. */
+  readonly built?: boolean;
 }
 
 /** One role process; `start` again after `kill` or `stop` runs it anew with the same configuration. */
@@ -96,7 +98,10 @@ export class RoleProcess {
   /** Spawns the process and resolves once it logs `listening`; rejects (with its last lines) if it exits or hangs first. */
   async start(): Promise<void> {
     if (this.child) throw new Error(`${this.name} is already running`);
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'main.ts'], {
+    const entry = this.options.built
+      ? ['--import', EXIT_WITH_PARENT, join('dist', 'main.js')]
+      : ['--import', 'tsx', '--import', EXIT_WITH_PARENT, 'main.ts'];
+    const child = spawn(process.execPath, entry, {
       cwd: ROOT,
       env: { ...baseEnv(), ...(this.options.inheritEnv ? process.env : {}), ...this.options.env, ROLE: this.options.role },
       // stdin stays open: when this process dies, it closes and the child stops (exit-with-parent.ts).
