@@ -92,7 +92,7 @@ export default {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|test|console|\\.data|\\.tools|artifacts)/' },
+    exclude: { path: '^(node_modules|test|console|dist|\\.data|\\.tools|artifacts)/' },
     // Type-only imports are dependencies too: a circle of types is still a circle.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
