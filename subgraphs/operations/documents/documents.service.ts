@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Document, type DocumentData, DOCUMENT_MAX_BYTES, type DOCUMENT_BUCKETS } from '../../../contracts/operations/documents/types.js';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { coreInitiateDocumentUpload } from '../../../contracts/operations/documents/documents.contract.js';
+import { Document, type DocumentData, DOCUMENT_MAX_BYTES } from '../../../contracts/operations/documents/types.js';
 import type { Logger } from '../../../runtime/logger.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
@@ -31,13 +33,7 @@ interface DocumentRow extends Record<string, unknown> {
   size: string | null;
 }
 
-export interface InitiateInput {
-  entityType: string;
-  entityId: string;
-  filename: string;
-  mimeType?: string;
-  bucket: (typeof DOCUMENT_BUCKETS)[number];
-}
+export type InitiateInput = ContractInput<typeof coreInitiateDocumentUpload>;
 
 /**
  * Documents: a `pending` row and an upload address; confirming moves the upload to its

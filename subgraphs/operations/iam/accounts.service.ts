@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { hash, verify } from '@node-rs/argon2';
 import { generateSecret, generateURI } from 'otplib';
 import type { z } from 'zod';
+import type { ContractInput } from '../../../contracts/operation.js';
 import type { iamRegister } from '../../../contracts/operations/accounts.contract.js';
 import { LoginEvent } from '../../../contracts/operations/iam-types.js';
 import type { Mailer } from '../../shared/mailer.js';
@@ -18,7 +19,7 @@ import type { IamService } from './iam.service.js';
 import { backupCodeHash, type AccountRow, type SignInFlow } from './sign-in.js';
 import { USER_COLUMNS, userData, type UserRow } from './users.js';
 
-type Registration = NonNullable<(typeof iamRegister)['_types']>['input'];
+type Registration = ContractInput<typeof iamRegister>;
 
 const BACKUP_CODES = 10;
 const ONBOARDING = ['default_plan', 'company_size', 'industry', 'management_experience', 'heard_about_us'] as const;

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKeyScope } from '../../../contracts/access.js';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { iamCreateApiKey } from '../../../contracts/operations/api-keys.contract.js';
 import type { ApiKeyData } from '../../../contracts/operations/iam-types.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -41,11 +43,7 @@ export const apiKeyData = (row: ApiKeyRow): ApiKeyData => ({
   status: row.revoked_at ? 'revoked' : new Date(row.expires_at) <= new Date() ? 'expired' : 'active',
 });
 
-interface NewKey {
-  readonly label: string;
-  readonly scopes: readonly ApiKeyScope[];
-  readonly expires_in_days: number;
-}
+type NewKey = ContractInput<typeof iamCreateApiKey>;
 
 /** `ci` → `ci-v2`, `ci-v2` → `ci-v3`: the label of a rotated key. */
 export function rotatedLabel(label: string): string {
