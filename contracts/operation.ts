@@ -411,6 +411,14 @@ export function defineOperation<
 
 /** The validated input type of a contract. */
 export type ContractInput<C> = C extends { readonly _types?: { readonly input: infer In } } ? In : never;
+/** The input shapes a contract was declared with. */
+type ShapesOf<C> = C extends OperationContract<infer I, any, any, any> ? I : never; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** The validated fields of one input location of a contract, e.g. the body a patch method takes beside the path `id`. */
+export type LocationInput<C, L extends InputLocation> = z.output<z.ZodObject<ShapeAt<ShapesOf<C>, L>>>;
+/** The validated body of a contract. */
+export type BodyOf<C> = LocationInput<C, 'body'>;
+/** The validated query of a contract, without the paging fields. */
+export type QueryOf<C> = LocationInput<C, 'query'>;
 /** The result type of a contract (a page for cursor lists). */
 export type ContractOutput<C> = C extends { readonly _types?: { readonly output: infer Out } } ? Out : never;
 

@@ -14,6 +14,9 @@ import { ARMOR_CONFIG, GATEWAY_LIMITS } from './limits.js';
 import { KnownRootOperationRule } from './root-operation-rule.js';
 import { useEdgeResponse } from './plugins/use-edge-response.js';
 import { createStreamSources, type StreamSources } from './stream-sources.js';
+import { CommonErrorCode, wireCode } from '../contracts/errors.js';
+
+const INTERNAL_CODE = wireCode(CommonErrorCode.INTERNAL_SERVER_ERROR);
 
 /** Where each subgraph runs: in this process, or behind an HTTP URL. */
 export type SubgraphTargets = Readonly<Record<SubgraphName, RunningSubgraph | string>>;
@@ -75,7 +78,7 @@ export interface Gateway {
 
 /** Codes that may reach a client with their message; anything else is hidden as a 500. */
 function isKnownCode(code: unknown): boolean {
-  return typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR';
+  return typeof code === 'string' && code !== INTERNAL_CODE;
 }
 
 /** graphql-js words the token limit as a misspelt parse failure; clients get the limit named plainly. */
@@ -89,11 +92,11 @@ function formatGatewayError(logger: Logger) {
     const original = (error as { extensions?: Record<string, unknown> } | undefined)?.extensions ?? {};
     const http = original.http as { status?: number } | undefined;
     if (!isKnownCode(formatted.extensions?.code)) {
-      if (formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') logger.error({ err: error }, 'unexpected gateway error');
+      if (formatted.extensions?.code !== INTERNAL_CODE) logger.error({ err: error }, 'unexpected gateway error');
       return {
         message: 'Internal server error',
         path: formatted.path,
-        extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
+        extensions: { code: INTERNAL_CODE, http: { status: 500 } },
       };
     }
     const { serviceName: _serviceName, ...extensions } = formatted.extensions ?? {};

@@ -4,14 +4,17 @@ import type { Middleware } from 'koa';
 import { BodyError, readJsonBody } from '../runtime/http/body.js';
 import type { GatewayContext } from './context.js';
 import { EXPLORER_CSP } from './explorer/serve.js';
+import { CommonErrorCode, EdgeErrorCode, GraphQLErrorCode, wireCode } from '../contracts/errors.js';
 
 /** Request errors: the document or its variables were refused before anything ran. */
-const REQUEST_ERROR_CODES = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'OPERATION_RESOLUTION_FAILURE',
-]);
+const REQUEST_ERROR_CODES = new Set(
+  [
+    GraphQLErrorCode.GRAPHQL_PARSE_FAILED,
+    GraphQLErrorCode.GRAPHQL_VALIDATION_FAILED,
+    CommonErrorCode.BAD_USER_INPUT,
+    GraphQLErrorCode.OPERATION_RESOLUTION_FAILURE,
+  ].map(wireCode),
+);
 
 /**
  * GraphQL over HTTP: a client that asked for `application/json` gets 200 for a request
@@ -47,7 +50,7 @@ export function koaGraphQL(
       } catch (error) {
         if (!(error instanceof BodyError)) throw error;
         ctx.status = error.status;
-        ctx.body = { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] };
+        ctx.body = { errors: [{ message: error.message, extensions: { code: wireCode(EdgeErrorCode.BAD_REQUEST) } }] };
         return;
       }
     }

@@ -3,6 +3,7 @@ import { SUBGRAPH_SECRET_HEADER } from '../runtime/http/subgraph-secret.js';
 import type { RequestHeaders } from '../subgraphs/shared/context.js';
 import { CLIENT_GONE, STREAM_INPUT_HEADER, StreamFailure, type StreamOpening, type StreamRequest } from '../subgraphs/shared/streams.js';
 import type { StreamSource } from './stream-source.js';
+import { CommonErrorCode, wireCode } from '../contracts/errors.js';
 
 /**
  * One line of `POST /streams/<name>` (server/subgraph-server.ts), NDJSON: first the head
@@ -17,7 +18,7 @@ export interface StreamLine {
 
 const upstreamFailed = (message: string): GraphQLFormattedError => ({
   message,
-  extensions: { code: 'UPSTREAM_FAILED', http: { status: 502 } },
+  extensions: { code: wireCode(CommonErrorCode.UPSTREAM_FAILED), http: { status: 502 } },
 });
 
 /** Splits a byte stream into parsed JSON lines. */

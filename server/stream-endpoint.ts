@@ -5,13 +5,17 @@ import { STREAM_INPUT_HEADER, StreamFailure, type StreamOpening } from '../subgr
 import { BodyError, JSON_MAX_DEPTH, nestsDeeperThan, readJsonBody } from '../runtime/http/body.js';
 import { requestHeaders } from '../runtime/http/headers.js';
 import { forwardedOnly } from '../subgraphs/shared/context.js';
+import { CommonErrorCode, EdgeErrorCode, wireCode } from '../contracts/errors.js';
 
 /** `POST /streams/<name>`: a name as modules declare them. */
 export const STREAM_PATH = /^\/streams\/([A-Za-z][A-Za-z0-9_]{0,63})$/;
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
-const INTERNAL = { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } } };
+const INTERNAL = {
+  message: 'Internal server error',
+  extensions: { code: wireCode(CommonErrorCode.INTERNAL_SERVER_ERROR), http: { status: 500 } },
+};
 
 /** Head, events, then `done` or the error that ended them (the format gateway/remote-stream-source.ts reads). */
 async function* lines(opening: Extract<StreamOpening, { ok: true }>): AsyncGenerator<string> {
@@ -45,12 +49,14 @@ export async function serveStream(ctx: Context, subgraph: RunningSubgraph, name:
   } catch (error) {
     if (error instanceof SyntaxError || error instanceof URIError) {
       ctx.status = 400;
-      ctx.body = { errors: [{ message: `malformed ${STREAM_INPUT_HEADER} header`, extensions: { code: 'BAD_REQUEST' } }] };
+      ctx.body = {
+        errors: [{ message: `malformed ${STREAM_INPUT_HEADER} header`, extensions: { code: wireCode(EdgeErrorCode.BAD_REQUEST) } }],
+      };
       return;
     }
     if (!(error instanceof BodyError)) throw error;
     ctx.status = error.status;
-    ctx.body = { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] };
+    ctx.body = { errors: [{ message: error.message, extensions: { code: wireCode(EdgeErrorCode.BAD_REQUEST) } }] };
     return;
   }
   const headers = forwardedOnly(requestHeaders(ctx));

@@ -7,6 +7,7 @@ import { serveStream, STREAM_PATH } from './stream-endpoint.js';
 import { requestHeaders } from '../runtime/http/headers.js';
 import { forwardedOnly } from '../subgraphs/shared/context.js';
 import { requireSubgraphSecret } from '../runtime/http/subgraph-secret.js';
+import { CommonErrorCode, EdgeErrorCode, wireCode } from '../contracts/errors.js';
 
 /**
  * Operations reach a subgraph only through the gateway, which already bounds each
@@ -47,7 +48,9 @@ export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics, s
     }
     if (ctx.path !== '/graphql' || ctx.method !== 'POST') {
       ctx.status = 404;
-      ctx.body = { errors: [{ message: `no route for ${ctx.method} ${ctx.path}`, extensions: { code: 'NOT_FOUND' } }] };
+      ctx.body = {
+        errors: [{ message: `no route for ${ctx.method} ${ctx.path}`, extensions: { code: wireCode(CommonErrorCode.NOT_FOUND) } }],
+      };
       return;
     }
     let body: unknown;
@@ -56,12 +59,16 @@ export function createSubgraphApp(subgraph: RunningSubgraph, metrics: Metrics, s
     } catch (error) {
       if (!(error instanceof BodyError)) throw error;
       ctx.status = error.status;
-      ctx.body = { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] };
+      ctx.body = { errors: [{ message: error.message, extensions: { code: wireCode(EdgeErrorCode.BAD_REQUEST) } }] };
       return;
     }
     if (!isRequest(body)) {
       ctx.status = 400;
-      ctx.body = { errors: [{ message: 'body must be {query, variables?, operationName?}', extensions: { code: 'BAD_REQUEST' } }] };
+      ctx.body = {
+        errors: [
+          { message: 'body must be {query, variables?, operationName?}', extensions: { code: wireCode(EdgeErrorCode.BAD_REQUEST) } },
+        ],
+      };
       return;
     }
     ctx.body = await subgraph.execute(body, forwardedOnly(requestHeaders(ctx)));

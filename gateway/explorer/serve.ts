@@ -2,6 +2,7 @@ import { printSchema, type GraphQLSchema } from 'graphql';
 import type { Middleware } from 'koa';
 import { VERSION } from '../../contracts/version.js';
 import { explorerAssets } from './bundle.js';
+import { CommonErrorCode, wireCode } from '../../contracts/errors.js';
 
 /**
  * What `/graphql` serves besides GraphQL: the explorer's page (Apollo's landing page, for
@@ -64,7 +65,9 @@ export function serveSchemaDocument(apiSchema: () => GraphQLSchema | undefined):
     const schema = apiSchema();
     if (!schema) {
       ctx.status = 503;
-      ctx.body = { errors: [{ message: 'the gateway has not loaded its schema yet', extensions: { code: 'UNAVAILABLE' } }] };
+      ctx.body = {
+        errors: [{ message: 'the gateway has not loaded its schema yet', extensions: { code: wireCode(CommonErrorCode.UNAVAILABLE) } }],
+      };
       return;
     }
     let sdl = printed.get(schema);

@@ -10,6 +10,7 @@ import type { RequestHeaders } from '../../subgraphs/shared/context.js';
 import type { GatewayContext } from '../context.js';
 import { prepareSubscription, subscriptionField, type PreparedSubscription } from './subscription-schema.js';
 import { TopicListener } from './topic-listener.js';
+import { CommonErrorCode, EdgeErrorCode, errorCode, type ErrorKey } from '../../contracts/errors.js';
 
 /**
  * GraphQL subscriptions over graphql-ws on the gateway's HTTP server (`/graphql`), for
@@ -58,7 +59,11 @@ function credentials(params: Record<string, unknown> | undefined, upgrade: Recor
   return headers;
 }
 
-const failure = (message: string, code: string, status: number) => new GraphQLError(message, { extensions: { code, http: { status } } });
+/** A refusal under a registered code, with the status the registry gives it. */
+const failure = (message: string, key: ErrorKey) => {
+  const { code, status } = errorCode(key);
+  return new GraphQLError(message, { extensions: { code, http: { status } } });
+};
 
 type SubscribeRoot = (args: Record<string, unknown>, state: ConnectionState) => Promise<AsyncIterableIterator<unknown>>;
 
@@ -79,7 +84,7 @@ class GatewaySubscriptions {
    */
   current() {
     const api = this.options.apiSchema();
-    if (!api) throw failure('the gateway has not loaded its schema yet', 'UNAVAILABLE', 503);
+    if (!api) throw failure('the gateway has not loaded its schema yet', CommonErrorCode.UNAVAILABLE);
     let entry = this.prepared.get(api);
     if (!entry) {
       const subscriptions = this.options.subscriptions.map((contract) => {
@@ -105,7 +110,7 @@ class GatewaySubscriptions {
       subgraphExtensions: {},
     };
     const response = await this.options.apollo.executeOperation({ query: document, variables }, { contextValue });
-    if (response.body.kind !== 'single') throw failure('unexpected incremental answer', 'INTERNAL_SERVER_ERROR', 500);
+    if (response.body.kind !== 'single') throw failure('unexpected incremental answer', CommonErrorCode.INTERNAL_SERVER_ERROR);
     return response.body.singleResult;
   }
 
@@ -125,17 +130,17 @@ class GatewaySubscriptions {
     const grantArgs = Object.fromEntries(Object.entries(args).filter(([name]) => !resume.includes(name)));
     const after = resume.map((name) => args[name]).find((value) => typeof value === 'number');
     const access = entry.access.find((candidate) => state.passed?.has(candidate.authenticateDocument));
-    if (!access) throw failure(`these credentials cannot watch ${entry.contract.name}`, 'FORBIDDEN', 403);
+    if (!access) throw failure(`these credentials cannot watch ${entry.contract.name}`, CommonErrorCode.FORBIDDEN);
     const result = await this.run(access.grantDocument, grantArgs, state);
     const refusal = result.errors?.[0];
     if (refusal) throw new GraphQLError(refusal.message, { extensions: refusal.extensions });
     const topic = (result.data?.[access.grantField] as { topic?: unknown } | undefined)?.topic;
-    if (typeof topic !== 'string') throw failure('the service granted no topic', 'INTERNAL_SERVER_ERROR', 500);
+    if (typeof topic !== 'string') throw failure('the service granted no topic', CommonErrorCode.INTERNAL_SERVER_ERROR);
     return feedIterator(this.listener(entry.contract.feed), topic, typeof after === 'number' ? after : 0, entry.contract.name);
   }
 
   private listener(feed: SubscriptionContract['feed']): TopicListener {
-    if (!this.options.databaseUrl) throw failure('subscriptions need DATABASE_URL on this gateway', 'UNAVAILABLE', 503);
+    if (!this.options.databaseUrl) throw failure('subscriptions need DATABASE_URL on this gateway', CommonErrorCode.UNAVAILABLE);
     let found = this.listeners.get(feed.channel);
     if (!found) this.listeners.set(feed.channel, (found = new TopicListener(this.options.databaseUrl, feed, this.options.logger)));
     return found;
@@ -164,7 +169,9 @@ function onlySubscriptions(query: string, operationName: string | null | undefin
     return undefined;
   }
   if (operation && operation.operation !== 'subscription' && !isIntrospection(operation)) {
-    return [failure('only subscriptions are served over WebSocket; send queries and mutations to POST /graphql', 'BAD_REQUEST', 400)];
+    return [
+      failure('only subscriptions are served over WebSocket; send queries and mutations to POST /graphql', EdgeErrorCode.BAD_REQUEST),
+    ];
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { CommonErrorCode, wireCode } from '../../contracts/errors.js';
 
 /** The header the gateway proves itself with to subgraph servers when `SUBGRAPH_SECRET` is set. */
 export const SUBGRAPH_SECRET_HEADER = 'x-subgraph-secret';
@@ -20,7 +21,11 @@ export function requireSubgraphSecret(secret: string | undefined): Middleware {
       const presented = ctx.get(SUBGRAPH_SECRET_HEADER);
       if (!presented || !timingSafeEqual(digest(presented), expected)) {
         ctx.status = 401;
-        ctx.body = { errors: [{ message: 'this subgraph server answers only its gateway', extensions: { code: 'UNAUTHENTICATED' } }] };
+        ctx.body = {
+          errors: [
+            { message: 'this subgraph server answers only its gateway', extensions: { code: wireCode(CommonErrorCode.UNAUTHENTICATED) } },
+          ],
+        };
         return;
       }
     }

@@ -1,5 +1,7 @@
 import { raw } from '@mikro-orm/postgresql';
+import type { libraryAdminCreateKey } from '../../../contracts/library/admin.contract.js';
 import { unknownKey } from '../../../contracts/library/refusals.js';
+import type { ContractInput } from '../../../contracts/operation.js';
 import type { SubgraphContext } from '../../shared/context.js';
 import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
 import { issueKey } from './key-issuer.js';
@@ -39,7 +41,7 @@ export class AdminService {
     this.clock = options.clock ?? systemClock;
   }
 
-  createKey(ctx: SubgraphContext, input: { email: string; plan: PlanName; org: string | null }): Promise<IssuedKey> {
+  createKey(ctx: SubgraphContext, input: ContractInput<typeof libraryAdminCreateKey>): Promise<IssuedKey> {
     return issueKey(ctx.em, { ...input, source: 'admin' }, this.clock());
   }
 

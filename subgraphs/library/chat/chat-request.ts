@@ -1,28 +1,14 @@
+import type { LibraryChatInputData } from '../../../contracts/library/chat-types.js';
 import { LibraryError, type ParameterProblem } from '../library-errors.js';
 
 /** Roles of the chat-completions format; `developer` is the newer name of `system`. */
 export const CHAT_ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
 export type ChatRole = (typeof CHAT_ROLES)[number];
 
-/** A message as it arrives, before validation (GraphQL input, or a stream's JSON input). */
-export interface ChatMessageInput {
-  readonly role?: unknown;
-  readonly content?: unknown;
-}
-
-/** A chat request as it arrives; problems are reported with the wire's parameter names. */
-export interface ChatInput {
-  readonly model?: string | null;
-  readonly messages?: readonly ChatMessageInput[] | null;
-  readonly temperature?: number | null;
-  readonly topP?: number | null;
-  readonly maxTokens?: number | null;
-  readonly n?: number | null;
-  readonly stop?: readonly string[] | null;
-  readonly seed?: number | null;
-  readonly presencePenalty?: number | null;
-  readonly frequencyPenalty?: number | null;
-}
+/** A chat request as the contract admits it (JSON types only); problems are reported with the wire's parameter names. */
+export type ChatInput = LibraryChatInputData;
+/** A message as it arrives, before the service's checks (GraphQL input, or a stream's JSON input). */
+export type ChatMessageInput = NonNullable<ChatInput['messages']>[number];
 
 export interface ChatMessage {
   readonly role: ChatRole;

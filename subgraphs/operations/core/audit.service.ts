@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
-import type { AuditEntry } from '../../../contracts/operations/records.contract.js';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { AuditEntry, coreAuditHistory } from '../../../contracts/operations/records.contract.js';
 import { OperationsError } from '../operations.errors.js';
 
 type Entry = z.output<typeof AuditEntry>;
@@ -22,7 +23,7 @@ const camel = (name: string) => name.replace(/_([a-z])/g, (_match, letter: strin
  * trigger of each table. Times carry microseconds, so a cursor never skips a change.
  */
 export class AuditService {
-  async history(em: EntityManager, input: { entityType: string; entityId: string; cursor?: string; limit: number }) {
+  async history(em: EntityManager, input: ContractInput<typeof coreAuditHistory>) {
     const cursor = input.cursor ?? null;
     // A cursor is the `at` of an item this list served; anything else names no page (422, not page 1 again).
     if (cursor !== null && !isAuditTime(cursor)) {

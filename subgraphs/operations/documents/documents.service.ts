@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Document, type DocumentData, DOCUMENT_MAX_BYTES, type DOCUMENT_BUCKETS } from '../../../contracts/operations/documents/types.js';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { coreInitiateDocumentUpload } from '../../../contracts/operations/documents/documents.contract.js';
+import { Document, type DocumentData, DOCUMENT_MAX_BYTES } from '../../../contracts/operations/documents/types.js';
 import type { Logger } from '../../../runtime/logger.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
@@ -23,13 +25,7 @@ export const documentStates = defineStateMachine<'pending' | 'ready', 'confirm'>
   transitions: { confirm: { from: ['pending'], to: 'ready' } },
 });
 
-export interface InitiateInput {
-  entityType: string;
-  entityId: string;
-  filename: string;
-  mimeType?: string;
-  bucket: (typeof DOCUMENT_BUCKETS)[number];
-}
+export type InitiateInput = ContractInput<typeof coreInitiateDocumentUpload>;
 
 /**
  * Documents: a `pending` row and an upload address; confirming moves the upload to its

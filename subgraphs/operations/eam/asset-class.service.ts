@@ -1,5 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { eamCreateAssetClass, eamListAssetClasses } from '../../../contracts/operations/eam/asset-classes.contract.js';
 import { AssetClass, type AssetClassData } from '../../../contracts/operations/eam/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -18,12 +20,12 @@ export const assetClassTrash: TrashEntity = { slug: 'asset-classes', entity: 'As
 
 /** Asset classes: the kinds of asset an organization keeps (their code ties them to maintenance norms). */
 export class AssetClassService {
-  async list(em: EntityManager, input: { activeOnly: boolean; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof eamListAssetClasses>) {
     const where = [`"deleted_at" is null`, ...(input.activeOnly ? [`"active"`] : [])];
     return cursorList(em, { table: TABLE, where, orderBy: 'code' }, input, toAssetClass);
   }
 
-  async create(em: EntityManager, caller: Principal, input: { code: string; name: string; description: string }): Promise<AssetClassData> {
+  async create(em: EntityManager, caller: Principal, input: ContractInput<typeof eamCreateAssetClass>): Promise<AssetClassData> {
     // raw SQL: `on conflict do nothing` answers a taken code without aborting the transaction.
     const [row] = await em.execute<Array<Record<string, unknown>>>(
       `insert into ${TABLE} ("organization_id", "code", "name", "description") values (?, ?, ?, ?)

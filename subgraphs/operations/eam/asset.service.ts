@@ -1,5 +1,7 @@
 import { LockMode, sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BodyOf, ContractInput } from '../../../contracts/operation.js';
+import type { eamCreateAsset, eamDecommissionAsset, eamListAssets } from '../../../contracts/operations/eam/assets.contract.js';
 import type { AssetData } from '../../../contracts/operations/eam/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -15,15 +17,7 @@ import type { MaintenanceService } from './maintenance.service.js';
 import { recordDecommission } from './decommissions.js';
 import { recordMovement } from './movements.js';
 
-export interface CreateAssetInput {
-  readonly inventoryNumber: string;
-  readonly name: string;
-  readonly assetClassId: string;
-  readonly currentObjectId: string;
-  readonly responsibleMechanicId?: string;
-  readonly commissionedAt: string;
-  readonly passport: Record<string, unknown>;
-}
+export type CreateAssetInput = ContractInput<typeof eamCreateAsset>;
 
 /** Active users of the caller's organization holding one of `roles` (users are platform rows: no tenant policy). */
 async function isMember(em: EntityManager, organizationId: string, userId: string, roles: readonly string[]): Promise<boolean> {
@@ -38,7 +32,7 @@ async function isMember(em: EntityManager, organizationId: string, userId: strin
 export class AssetService {
   constructor(private readonly maintenance: MaintenanceService) {}
 
-  async list(em: EntityManager, input: { objectId?: string; status?: string; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof eamListAssets>) {
     const equals = { current_object_id: input.objectId, status: input.status };
     return cursorList(em, { table: ASSET_TABLE, equals, orderBy: 'created_at', direction: 'desc' }, input, toAsset);
   }
@@ -115,12 +109,7 @@ export class AssetService {
    * Decommissions with a second approver: an active CEO or Engineer of the caller's
    * organization other than the caller. Open maintenance is cancelled with it.
    */
-  async decommission(
-    em: EntityManager,
-    caller: Principal,
-    id: string,
-    input: { coApprovedBy: string; reason: string },
-  ): Promise<AssetData> {
+  async decommission(em: EntityManager, caller: Principal, id: string, input: BodyOf<typeof eamDecommissionAsset>): Promise<AssetData> {
     const asset = await this.checkDecommission(em, caller, id, input.coApprovedBy);
     await this.maintenance.cancelOpen(em, caller, asset, 'The asset was decommissioned.');
     const row = await transition(em, assetMachine, 'decommission', id, {

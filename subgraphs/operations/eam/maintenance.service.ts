@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { eamListMaintenance, eamScheduleMaintenance } from '../../../contracts/operations/eam/maintenance.contract.js';
 import { MaintenanceRecord, type AssetData, type MaintenanceData } from '../../../contracts/operations/eam/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -36,7 +38,7 @@ function operational(asset: AssetRow, action: string): void {
  * `to_repair`, `from_repair`); maintenance is told by its record alone.
  */
 export class MaintenanceService {
-  async list(em: EntityManager, input: { assetId?: string; status?: string; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof eamListMaintenance>) {
     const equals = { asset_id: input.assetId, status: input.status };
     return cursorList(em, { table: TABLE, equals, orderBy: 'scheduled_at', direction: 'desc' }, input, toMaintenance);
   }
@@ -45,7 +47,7 @@ export class MaintenanceService {
     return toMaintenance(await this.row(em, id));
   }
 
-  async schedule(em: EntityManager, caller: Principal, input: { assetId: string; scheduledAt: string; reason: string }) {
+  async schedule(em: EntityManager, caller: Principal, input: ContractInput<typeof eamScheduleMaintenance>) {
     const asset = await lockAsset(em, input.assetId);
     if (asset.status === 'decommissioned') {
       throw OperationsError.stateConflict('Asset', asset.status, 'schedule maintenance', ['operational', 'maintenance', 'conserved']);

@@ -1,6 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FuelSupplyRequest, type FuelSupplyData, type FuelSupplyRequestData } from '../../../contracts/operations/fuel/types.js';
-import { scmApproveFuelSupplyRequest } from '../../../contracts/operations/fuel/supply-requests.contract.js';
+import type { BodyOf, ContractInput } from '../../../contracts/operation.js';
+import {
+  scmApproveFuelSupplyRequest,
+  type scmCreateFuelSupplyRequest,
+  type scmLinkFuelSupply,
+  type scmListFuelSupplyRequests,
+  type scmUpdateFuelSupplyRequest,
+} from '../../../contracts/operations/fuel/supply-requests.contract.js';
 import { publishEvent } from '../core/events.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -37,12 +44,7 @@ export const supplyRequestMachine = defineStateMachine<RequestState, RequestTran
   },
 });
 
-export interface SupplyRequestInput {
-  readonly tankId: string;
-  readonly requestedVolumeLiters: number;
-  readonly desiredDeliveryDate: string;
-  readonly justification: string;
-}
+export type SupplyRequestInput = ContractInput<typeof scmCreateFuelSupplyRequest>;
 
 interface SupplyRow {
   readonly id: string;
@@ -60,7 +62,7 @@ interface SupplyRow {
 export class SupplyRequestService {
   constructor(private readonly notifications?: NotificationsService) {}
 
-  async list(em: EntityManager, input: { tankId?: string; status?: string; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof scmListFuelSupplyRequests>) {
     const equals = { tank_id: input.tankId, status: input.status };
     return cursorList(em, { table: TABLE, equals, orderBy: 'created_at', direction: 'desc' }, input, toRequest);
   }
@@ -91,7 +93,7 @@ export class SupplyRequestService {
     return toRequest(row);
   }
 
-  async update(em: EntityManager, id: string, patch: Partial<Omit<SupplyRequestInput, 'tankId'>>): Promise<FuelSupplyRequestData> {
+  async update(em: EntityManager, id: string, patch: BodyOf<typeof scmUpdateFuelSupplyRequest>): Promise<FuelSupplyRequestData> {
     const set = Object.fromEntries(
       [
         ['requested_volume_liters', patch.requestedVolumeLiters],
@@ -147,7 +149,7 @@ export class SupplyRequestService {
    * Closes an approved request with the receipt that fulfils it: a receipt into the
    * request's tank, not reversed, recorded for no other request, linked to no other.
    */
-  async linkSupply(em: EntityManager, id: string, input: { supplyId: string; fulfilledQuantityLiters?: number }) {
+  async linkSupply(em: EntityManager, id: string, input: BodyOf<typeof scmLinkFuelSupply>) {
     const request = await em.findOne(FuelSupplyRequestEntity, id, { fields: ['tankId'] });
     if (!request) throw OperationsError.notFound('Fuel supply request');
     // raw SQL: locking (the supply `for update`) with whether a request already links it.

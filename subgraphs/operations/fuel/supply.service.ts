@@ -1,4 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BodyOf, ContractInput } from '../../../contracts/operation.js';
+import type {
+  scmListFuelSupplies,
+  scmRecordFuelSupply,
+  scmReverseFuelSupply,
+} from '../../../contracts/operations/fuel/supplies.contract.js';
 import { FuelSupply, type FuelSupplyData } from '../../../contracts/operations/fuel/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -20,18 +26,11 @@ const SUPPLIES: Ledger = {
   copied: ['supplier_id', 'quantity_liters', 'supply_request_id'],
 };
 
-export interface RecordSupplyInput {
-  readonly tankId: string;
-  readonly supplierId: string;
-  readonly quantityLiters: number;
-  readonly supplyRequestId: string | null;
-  readonly sagaId: string | null;
-  readonly occurredAt?: string;
-}
+export type RecordSupplyInput = ContractInput<typeof scmRecordFuelSupply>;
 
 /** Fuel receipts into tanks and their reversals, with the tank's balance changed in the same transaction. */
 export class SupplyService {
-  async list(em: EntityManager, input: { tankId?: string; supplierId?: string; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof scmListFuelSupplies>) {
     const equals = { tank_id: input.tankId, supplier_id: input.supplierId };
     return cursorList(em, { table: SUPPLY_TABLE, equals, orderBy: 'occurred_at', direction: 'desc' }, input, toSupply);
   }
@@ -62,7 +61,7 @@ export class SupplyService {
   }
 
   /** The counter-entry: the receipt is kept, its quantity taken out of the tank again (never below zero). */
-  async reverse(em: EntityManager, caller: Principal, id: string, input: { reason: string; comment: string }): Promise<FuelSupplyData> {
+  async reverse(em: EntityManager, caller: Principal, id: string, input: BodyOf<typeof scmReverseFuelSupply>): Promise<FuelSupplyData> {
     const row = await reverseEntry(
       em,
       SUPPLIES,

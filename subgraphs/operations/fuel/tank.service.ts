@@ -1,5 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { scmCreateFuelTank, scmListFuelTanks } from '../../../contracts/operations/fuel/tanks.contract.js';
 import type { FuelTankData } from '../../../contracts/operations/fuel/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -8,17 +10,11 @@ import { FuelError } from './fuel.errors.js';
 import { FuelTankEntity } from './fuel-tank.entity.js';
 import { publishLowStock, TANK_TABLE, toTank, type TankRow } from './tanks.js';
 
-export interface CreateTankInput {
-  readonly objectId: string;
-  readonly code: string;
-  readonly capacityLiters: number;
-  readonly minLevelLiters: number;
-  readonly initialBalanceLiters?: number;
-}
+export type CreateTankInput = ContractInput<typeof scmCreateFuelTank>;
 
 /** Fuel tanks: created at a production object, their minimum level adjustable; `statusDerived` is a generated column. */
 export class TankService {
-  async list(em: EntityManager, input: { objectId?: string; status?: string; active?: boolean; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof scmListFuelTanks>) {
     const equals = { object_id: input.objectId, status_derived: input.status, active: input.active };
     return cursorList(em, { table: TANK_TABLE, equals, orderBy: 'code' }, input, toTank);
   }

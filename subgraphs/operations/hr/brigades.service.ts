@@ -1,4 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type {
+  hrAddBrigadeMember,
+  hrCreateBrigade,
+  hrListBrigades,
+  hrUpdateBrigade,
+} from '../../../contracts/operations/hr/brigades.contract.js';
 import { Brigade, type BrigadeData, BrigadeMembership, type BrigadeMembershipData, today } from '../../../contracts/operations/hr/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -26,22 +33,10 @@ export const brigadeStates = defineStateMachine<'active' | 'inactive', 'disband'
   transitions: { disband: { from: ['active'], to: 'inactive' } },
 });
 
-type WorkType = BrigadeData['workType'];
-
-export interface BrigadeFilter {
-  objectId?: string;
-  workType?: WorkType;
-  isActive: boolean;
-  cursor?: string;
-  limit: number;
-}
+export type BrigadeFilter = ContractInput<typeof hrListBrigades>;
 
 export class BrigadesService {
-  async create(
-    em: EntityManager,
-    principal: Principal,
-    input: { name: string; objectId: string; workType: WorkType; brigadierId?: string | null },
-  ): Promise<BrigadeData> {
+  async create(em: EntityManager, principal: Principal, input: ContractInput<typeof hrCreateBrigade>): Promise<BrigadeData> {
     await requireObject(em, input.objectId, 'objectId');
     if (input.brigadierId) await requireAssignable(em, input.brigadierId, 'brigadierId', input.objectId);
     const brigade = em.create(BrigadeEntity, {
@@ -74,10 +69,7 @@ export class BrigadesService {
   }
 
   /** Name, work type and brigadier of an active brigade. */
-  async update(
-    em: EntityManager,
-    input: { id: string; name?: string; workType?: WorkType; brigadierId?: string | null },
-  ): Promise<BrigadeData> {
+  async update(em: EntityManager, input: ContractInput<typeof hrUpdateBrigade>): Promise<BrigadeData> {
     const brigade = await lockBrigade(em, input.id);
     if (brigade.status !== 'active') throw OperationsError.stateConflict('Brigade', brigade.status, 'update', ['active']);
     if (input.brigadierId) await requireAssignable(em, input.brigadierId, 'brigadierId', brigade.objectId);
@@ -102,7 +94,7 @@ export class BrigadesService {
   async addMember(
     em: EntityManager,
     principal: Principal,
-    input: { id: string; personnelId: string; fromDate?: string },
+    input: ContractInput<typeof hrAddBrigadeMember>,
   ): Promise<BrigadeMembershipData> {
     const brigade = await brigadeForShare(em, input.id);
     if (brigade.status !== 'active') throw OperationsError.stateConflict('Brigade', brigade.status, 'add member', ['active']);

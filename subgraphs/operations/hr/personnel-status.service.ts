@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { hrTerminatePersonnel } from '../../../contracts/operations/hr/personnel.contract.js';
 import { type PersonnelData, today } from '../../../contracts/operations/hr/types.js';
 import { defineStateMachine, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
@@ -54,7 +56,7 @@ export class PersonnelStatusService {
    * closes its assignments in this transaction. The employee's row is locked first, so no
    * assignment can be added between the check and the termination.
    */
-  async terminate(em: EntityManager, input: { id: string; reason: string; terminatedAt?: string; force: boolean }): Promise<PersonnelData> {
+  async terminate(em: EntityManager, input: ContractInput<typeof hrTerminatePersonnel>): Promise<PersonnelData> {
     const person = await lockPersonnel(em, input.id);
     if (!person) throw OperationsError.notFound('Personnel');
     const { from } = personnelStates.transitions.terminate;

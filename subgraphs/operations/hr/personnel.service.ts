@@ -1,5 +1,12 @@
 import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BodyOf, ContractInput } from '../../../contracts/operation.js';
+import type {
+  hrHirePersonnel,
+  hrListPersonnel,
+  hrTransferPersonnel,
+  hrUpdatePersonnel,
+} from '../../../contracts/operations/hr/personnel.contract.js';
 import { type PersonnelData, Personnel, today } from '../../../contracts/operations/hr/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -14,33 +21,9 @@ import { BRIGADE, isUniqueViolation, lockPersonnel, MEMBERSHIP, PERSONNEL, requi
 
 export const personnelRecord = recordMapper<PersonnelData>(Personnel);
 
-export interface HireInput {
-  fullName: string;
-  tabNumber: string;
-  positionId: string;
-  hiredAt: string;
-  birthDate?: string;
-  objectId?: string;
-  phone?: string;
-  email?: string;
-}
-
-export interface PersonnelPatch {
-  fullName?: string;
-  tabNumber?: string;
-  positionId?: string;
-  birthDate?: string | null;
-  phone?: string | null;
-  email?: string | null;
-}
-
-export interface PersonnelFilter {
-  objectId?: string;
-  status?: string;
-  positionId?: string;
-  cursor?: string;
-  limit: number;
-}
+export type HireInput = ContractInput<typeof hrHirePersonnel>;
+export type PersonnelPatch = BodyOf<typeof hrUpdatePersonnel>;
+export type PersonnelFilter = ContractInput<typeof hrListPersonnel>;
 
 /** An empty optional text is no value. */
 const orNull = (value: string | null | undefined) => (value ? value : null);
@@ -93,11 +76,7 @@ export class PersonnelService {
    * Moves the employee to another object, recording the transfer; their active membership
    * in a brigade of another object is closed and they stop leading brigades elsewhere.
    */
-  async transfer(
-    em: EntityManager,
-    principal: Principal,
-    input: { id: string; toObjectId: string; reason: string; effectiveFrom?: string },
-  ): Promise<PersonnelData> {
+  async transfer(em: EntityManager, principal: Principal, input: ContractInput<typeof hrTransferPersonnel>): Promise<PersonnelData> {
     const person = await lockPersonnel(em, input.id);
     if (!person) throw OperationsError.notFound('Personnel');
     if (person.status === 'terminated') {

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { hrListTimesheet } from '../../../contracts/operations/hr/timesheet.contract.js';
 import { TimesheetEntry } from '../../../contracts/operations/hr/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import { recordMapper } from '../core/rows.js';
@@ -33,15 +35,7 @@ export interface TimesheetShift {
   }>;
 }
 
-export interface TimesheetFilter {
-  readonly personnelId?: string;
-  readonly objectId?: string;
-  readonly sourceId?: string;
-  readonly dateFrom?: string;
-  readonly dateTo?: string;
-  readonly cursor?: string;
-  readonly limit: number;
-}
+export type TimesheetFilter = ContractInput<typeof hrListTimesheet>;
 
 export class TimesheetService {
   /** Writes the shift's lines; lines already in the timesheet are left as they are. Returns how many were written. */

@@ -3,6 +3,7 @@ import { UniqueConstraintViolationException, type EntityManager } from '@mikro-o
 import { hash, verify } from '@node-rs/argon2';
 import { generateSecret, generateURI } from 'otplib';
 import type { z } from 'zod';
+import type { ContractInput } from '../../../contracts/operation.js';
 import type { iamRegister, iamUpdateProfile } from '../../../contracts/operations/accounts.contract.js';
 import { LoginEvent, PROFILE_ANSWERS, type ProfileData } from '../../../contracts/operations/iam-types.js';
 import type { Mailer } from '../../shared/mailer.js';
@@ -20,8 +21,8 @@ import { USER_COLUMNS, userData, type UserRow } from './users.js';
 import { AppUserEntity } from './app-user.entity.js';
 import { AllowedIpEntity, BackupCodeEntity } from './two-factor.entity.js';
 
-type Registration = NonNullable<(typeof iamRegister)['_types']>['input'];
-type ProfileChanges = NonNullable<(typeof iamUpdateProfile)['_types']>['input'];
+type Registration = ContractInput<typeof iamRegister>;
+type ProfileChanges = ContractInput<typeof iamUpdateProfile>;
 
 const BACKUP_CODES = 10;
 const ONBOARDING = PROFILE_ANSWERS;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ApiKeyScope } from '../../../contracts/access.js';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { iamCreateApiKey } from '../../../contracts/operations/api-keys.contract.js';
 import type { ApiKeyData } from '../../../contracts/operations/iam-types.js';
 import { entityCursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -27,11 +28,7 @@ export const apiKeyData = (key: ApiKey): ApiKeyData => ({
   status: key.revokedAt ? 'revoked' : key.expiresAt <= new Date() ? 'expired' : 'active',
 });
 
-interface NewKey {
-  readonly label: string;
-  readonly scopes: readonly ApiKeyScope[];
-  readonly expires_in_days: number;
-}
+type NewKey = ContractInput<typeof iamCreateApiKey>;
 
 /** `ci` → `ci-v2`, `ci-v2` → `ci-v3`: the label of a rotated key. */
 export function rotatedLabel(label: string): string {

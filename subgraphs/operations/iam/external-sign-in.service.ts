@@ -1,6 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import * as oidc from 'openid-client';
-import type { EXTERNAL_SIGN_IN_ERRORS } from '../../../contracts/operations/accounts.contract.js';
+import type { BodyOf, QueryOf } from '../../../contracts/operation.js';
+import type {
+  EXTERNAL_SIGN_IN_ERRORS,
+  iamExternalSignInCallback,
+  iamStartExternalSignIn,
+} from '../../../contracts/operations/accounts.contract.js';
 import type { LoginData } from '../../../contracts/operations/iam-types.js';
 import { DomainError } from '../../../contracts/errors.js';
 import { OperationsErrorCode } from '../../../contracts/operations/errors.js';
@@ -72,7 +77,7 @@ export class ExternalSignInService {
     return found;
   }
 
-  async start(em: EntityManager, name: string, input: { locale: string; next?: string }, client: ClientInfo) {
+  async start(em: EntityManager, name: string, input: BodyOf<typeof iamStartExternalSignIn>, client: ClientInfo) {
     const configuration = await this.configuration(name);
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
@@ -105,7 +110,7 @@ export class ExternalSignInService {
   async callback(
     em: EntityManager,
     name: string,
-    query: { code?: string; state?: string; error?: string; error_description?: string; iss?: string },
+    query: QueryOf<typeof iamExternalSignInCallback>,
     client: ClientInfo,
   ): Promise<{ location: string }> {
     try {

@@ -2,7 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hash } from '@node-rs/argon2';
 import type { OperationsRole } from '../../../contracts/access.js';
-import type { LoginData, OrganizationData, SecondFactorMethodName, UserData } from '../../../contracts/operations/iam-types.js';
+import type { BodyOf } from '../../../contracts/operation.js';
+import type { iamVerifySecondFactor } from '../../../contracts/operations/accounts.contract.js';
+import type { LoginData, OrganizationData, UserData } from '../../../contracts/operations/iam-types.js';
 import type { Mailer } from '../../shared/mailer.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
@@ -45,11 +47,7 @@ export class IamService {
     return this.complete(em, await this.signIn.password(em, email, password, client));
   }
 
-  async verifySecondFactor(
-    em: EntityManager,
-    input: { challenge_id: string; method: SecondFactorMethodName; code: string },
-    client: ClientInfo,
-  ): Promise<LoginData> {
+  async verifySecondFactor(em: EntityManager, input: BodyOf<typeof iamVerifySecondFactor>, client: ClientInfo): Promise<LoginData> {
     return this.complete(em, await this.signIn.secondFactor(em, input.challenge_id, input.method, input.code, client));
   }
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Notification } from '../../../contracts/operations/notifications.contract.js';
+import type { ContractInput } from '../../../contracts/operation.js';
+import { Notification, type iamListNotifications } from '../../../contracts/operations/notifications.contract.js';
 import type { z } from 'zod';
 import type { Mailer } from '../../shared/mailer.js';
 import { afterCommit } from '../core/after-commit.js';
@@ -34,7 +35,7 @@ export class NotificationsService {
     private readonly roles: SystemRoleBook,
   ) {}
 
-  list(em: EntityManager, caller: Principal, input: { unread?: boolean; cursor?: string; limit: number }) {
+  list(em: EntityManager, caller: Principal, input: ContractInput<typeof iamListNotifications>) {
     const read = input.unread === true ? { readAt: null } : input.unread === false ? { readAt: { $ne: null } } : {};
     return entityCursorList(
       em,

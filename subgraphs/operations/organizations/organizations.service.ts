@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractInput } from '../../../contracts/operation.js';
 import type { OrganizationData } from '../../../contracts/operations/iam-types.js';
+import type { coreCreateOrganization } from '../../../contracts/operations/organizations.contract.js';
 import type { Principal } from '../core/principal.js';
 import { seedSystemRoles } from '../core/system-roles.js';
 import { OperationsError } from '../operations.errors.js';
@@ -16,7 +18,7 @@ export const organizationData = (organization: Organization): OrganizationData =
 
 /** Organizations (tenants): the super-admin manages them; an Admin reads their own. A new one gets the seed's system roles. */
 export class OrganizationsService {
-  async create(em: EntityManager, input: { slug: string; name: string }): Promise<OrganizationData> {
+  async create(em: EntityManager, input: ContractInput<typeof coreCreateOrganization>): Promise<OrganizationData> {
     // `on conflict do nothing`: a taken slug is a 409, not a failed transaction.
     const organization = await em
       .createQueryBuilder(OrganizationEntity)

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { prdListAssetCoefficients, prdListProductionStatistics } from '../../../contracts/operations/prd/statistics.contract.js';
 import { AssetShiftCoefficient, ProductionStatistic } from '../../../contracts/operations/prd/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import { recordMapper } from '../core/rows.js';
@@ -10,10 +12,7 @@ const toStatistic = recordMapper<z.output<typeof ProductionStatistic>>(Productio
 const toCoefficient = recordMapper<z.output<typeof AssetShiftCoefficient>>(AssetShiftCoefficient);
 
 export class ProductionStatisticsService {
-  async statistics(
-    em: EntityManager,
-    input: { productionObjectId?: string; dateFrom?: string; dateTo?: string; cursor?: string; limit: number },
-  ) {
+  async statistics(em: EntityManager, input: ContractInput<typeof prdListProductionStatistics>) {
     const equals = { production_object_id: input.productionObjectId };
     const conditions = { '"stat_date" >= ?::date': input.dateFrom, '"stat_date" <= ?::date': input.dateTo };
     return cursorList(
@@ -24,18 +23,7 @@ export class ProductionStatisticsService {
     );
   }
 
-  async coefficients(
-    em: EntityManager,
-    input: {
-      assetId?: string;
-      productionObjectId?: string;
-      shiftReportId?: string;
-      shiftDateFrom?: string;
-      shiftDateTo?: string;
-      cursor?: string;
-      limit: number;
-    },
-  ) {
+  async coefficients(em: EntityManager, input: ContractInput<typeof prdListAssetCoefficients>) {
     const equals = { asset_id: input.assetId, production_object_id: input.productionObjectId, shift_report_id: input.shiftReportId };
     const conditions = { '"shift_date" >= ?::date': input.shiftDateFrom, '"shift_date" <= ?::date': input.shiftDateTo };
     return cursorList(

@@ -5,6 +5,16 @@ import { FuelTankEntity } from '../fuel/fuel-tank.entity.js';
 import { PersonnelEntity } from '../hr/personnel.entity.js';
 import { TmcItemEntity } from '../scm/stock/tmc-item.entity.js';
 import { WarehouseEntity } from '../scm/stock/warehouse.entity.js';
+import type { BodyOf } from '../../../contracts/operation.js';
+import type {
+  prdAddShiftAssetUsage,
+  prdAddShiftBlasting,
+  prdAddShiftDowntime,
+  prdAddShiftDrilling,
+  prdAddShiftFuel,
+  prdAddShiftMaterial,
+  prdAddShiftPersonnel,
+} from '../../../contracts/operations/prd/shift-report-entries.contract.js';
 import { SHIFT_HOURS } from '../../../contracts/operations/prd/types.js';
 import { OperationsError } from '../operations.errors.js';
 import { PrdError } from './prd.errors.js';
@@ -48,52 +58,14 @@ const merge = <T extends object>(current: T, patch: Partial<T>): T => {
   return { ...current, ...named } as T;
 };
 
-interface PersonnelInput {
-  personnelId: string;
-  positionId: string;
-  hoursWorked: Decimal;
-  downtimeHours: Decimal;
-}
-interface AssetUsageInput {
-  assetId: string;
-  operatorPersonnelId?: string | null;
-  hoursWorked: Decimal;
-  meterReadingStart: Decimal;
-  meterReadingEnd: Decimal;
-}
-interface DrillingInput {
-  assetUsageId: string;
-  holesDrilled: number;
-  depthMeters: Decimal;
-  drillBitWearPercent?: Decimal | null;
-}
-interface BlastingInput {
-  blocksBlasted: number;
-  explosiveType: string;
-  explosiveKg: Decimal;
-  permitId?: string | null;
-}
-interface FuelInput {
-  assetUsageId: string;
-  tankId: string;
-  fuelType: string;
-  litersIssued: Decimal;
-  litersConsumed: Decimal;
-}
-interface DowntimeInput {
-  assetUsageId?: string | null;
-  reasonCode: string;
-  startedAt: string;
-  endedAt: string;
-  description?: string | null;
-}
-interface MaterialInput {
-  assetUsageId?: string | null;
-  tmcItemId: string;
-  quantity: Decimal;
-  unit: string;
-  warehouseId?: string | null;
-}
+type PersonnelInput = BodyOf<typeof prdAddShiftPersonnel>;
+type AssetUsageInput = BodyOf<typeof prdAddShiftAssetUsage>;
+type DrillingInput = BodyOf<typeof prdAddShiftDrilling>;
+type BlastingInput = BodyOf<typeof prdAddShiftBlasting>;
+// An entry read back for a correction holds its column's text: the contract's enum is judged on the way in.
+type FuelInput = Omit<BodyOf<typeof prdAddShiftFuel>, 'fuelType'> & { fuelType: string };
+type DowntimeInput = Omit<BodyOf<typeof prdAddShiftDowntime>, 'reasonCode'> & { reasonCode: string };
+type MaterialInput = BodyOf<typeof prdAddShiftMaterial>;
 
 /**
  * One entry kind: its snapshot name, the lock its writes take on the report, the entry as input

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { prdCreateShiftReport, prdListShiftReports } from '../../../contracts/operations/prd/shift-reports.contract.js';
 import type { ShiftReportChildren, ShiftReportData } from '../../../contracts/operations/prd/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import { publishEvent } from '../core/events.js';
@@ -21,21 +23,10 @@ import {
 
 /** Shift reports: drafting, reading, the list, submitting and rejecting (approval and reversal are sagas). */
 
-export interface ReportFilter {
-  readonly status?: string;
-  readonly productionObjectId?: string;
-  readonly shiftDateFrom?: string;
-  readonly shiftDateTo?: string;
-  readonly cursor?: string;
-  readonly limit: number;
-}
+export type ReportFilter = ContractInput<typeof prdListShiftReports>;
 
 export class ShiftReportService {
-  async create(
-    em: EntityManager,
-    caller: Principal,
-    input: { productionObjectId: string; shiftDate: string; shiftType: 'day' | 'night' },
-  ): Promise<ShiftReportData> {
+  async create(em: EntityManager, caller: Principal, input: ContractInput<typeof prdCreateShiftReport>): Promise<ShiftReportData> {
     // Row-level security hides other organizations' objects and, for a Foreman, objects not theirs.
     const [object] = await em.execute(
       `select 1 from "operations"."production_object" where "id" = ? and "active" and "deleted_at" is null for share`,

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { webhooksListDeliveries } from '../../../contracts/operations/webhooks.contract.js';
 import { WebhookDelivery, type WebhookDeliveryData } from '../../../contracts/operations/webhooks-types.js';
 import { entityCursorList } from '../core/cursor-list.js';
 import { recordMapper } from '../core/rows.js';
@@ -31,7 +33,7 @@ const toDeliveryRecord = recordMapper<WebhookDeliveryData>(WebhookDelivery) as (
 
 /** The delivery log of an endpoint of the caller's organization (row-level security hides the rest), newest event first. */
 export class WebhookDeliveriesService {
-  async list(em: EntityManager, input: { id: string; status?: WebhookDeliveryData['status']; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof webhooksListDeliveries>) {
     await this.endpointExists(em, input.id);
     return entityCursorList(
       em,

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BodyOf, ContractInput } from '../../../contracts/operation.js';
+import type { webhooksCreateEndpoint, webhooksUpdateEndpoint } from '../../../contracts/operations/webhooks.contract.js';
 import { WEBHOOK_PING_EVENT, WebhookEndpoint, type WebhookEndpointData } from '../../../contracts/operations/webhooks-types.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { entityCursorList } from '../core/cursor-list.js';
@@ -17,14 +19,8 @@ export const MAX_ENDPOINTS_PER_ORGANIZATION = 50;
 const ENTITY = 'WebhookEndpoint';
 const toEndpoint = recordMapper<WebhookEndpointData>(WebhookEndpoint) as (endpoint: EndpointRecord) => WebhookEndpointData;
 
-export interface NewEndpoint {
-  readonly url: string;
-  readonly eventTypes: readonly string[];
-  readonly description: string;
-  readonly active: boolean;
-}
-
-export type EndpointChange = Partial<NewEndpoint>;
+export type NewEndpoint = ContractInput<typeof webhooksCreateEndpoint>;
+export type EndpointChange = BodyOf<typeof webhooksUpdateEndpoint>;
 
 /** The same pattern given twice is one. */
 const distinct = (types: readonly string[]) => [...new Set(types)];

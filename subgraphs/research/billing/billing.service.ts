@@ -1,15 +1,13 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import type { ContractInput } from '../../../contracts/operation.js';
 import { CHAT_TURN_CREDITS, CREDITS_PER_USD, RESEARCH_RUN_CREDITS, TOP_UP_OPTIONS } from '../../../contracts/research/account-types.js';
+import type { researchCreateTopUp } from '../../../contracts/research/billing.contract.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { sandboxSession, type StripeCheckout } from './checkout.js';
 import type { CreditLedger } from './credit-ledger.js';
 import { TopUpEntity } from './credit.entity.js';
 
-export interface TopUpInput {
-  readonly usdQuantity: number;
-  readonly successUrl: string;
-  readonly cancelUrl: string;
-}
+export type TopUpInput = ContractInput<typeof researchCreateTopUp>;
 
 /** The billing record and top-ups: a live key pays through Stripe Checkout, a test key's sandbox credits at once. */
 export class BillingService {

@@ -1,6 +1,8 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { ResearchScope } from '../../../contracts/access.js';
+import type { ContractInput } from '../../../contracts/operation.js';
 import type { ApiKeyData, KeyMode } from '../../../contracts/research/account-types.js';
+import type { researchCreateApiKey } from '../../../contracts/research/keys.contract.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { newId, newKeySecret } from '../access/key-secret.js';
 import { ResearchError } from '../research.errors.js';
@@ -39,7 +41,7 @@ export class ApiKeyService {
     return { apiKeys: keys.map(apiKeyView) };
   }
 
-  create(em: EntityManager, caller: WorkspaceActor, input: { name: string; scopes: ResearchScope[]; mode?: KeyMode }): Promise<IssuedKey> {
+  create(em: EntityManager, caller: WorkspaceActor, input: ContractInput<typeof researchCreateApiKey>): Promise<IssuedKey> {
     return this.issue(em, caller.workspaceId, { name: input.name, scopes: input.scopes, mode: input.mode ?? caller.mode });
   }
 

@@ -1,6 +1,8 @@
 import { IsolationLevel, raw, type EntityManager } from '@mikro-orm/postgresql';
 import { CHAT_TURN_CREDITS } from '../../../contracts/research/account-types.js';
 import type { GapAssessmentData, MessageData } from '../../../contracts/research/case-types.js';
+import type { ContractInput } from '../../../contracts/operation.js';
+import type { researchThreadEvents } from '../../../contracts/research/events.contract.js';
 import type { Logger } from '../../../runtime/logger.js';
 import { whenCommitted } from '../../shared/after-commit.js';
 import type { QueueHub } from '../../shared/queues/queue-hub.js';
@@ -115,7 +117,7 @@ export class ThreadService {
     }
   }
 
-  async events(em: EntityManager, caller: WorkspaceActor, input: { threadId: string; after: number; limit: number }) {
+  async events(em: EntityManager, caller: WorkspaceActor, input: ContractInput<typeof researchThreadEvents>) {
     await this.store.find(em, caller, input.threadId);
     return threadEvents(em, input.threadId, input.after, input.limit);
   }

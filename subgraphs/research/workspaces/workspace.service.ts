@@ -1,6 +1,8 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { RESEARCH_SCOPES, type ResearchScope } from '../../../contracts/access.js';
+import type { ContractInput } from '../../../contracts/operation.js';
 import type { KeyMode } from '../../../contracts/research/account-types.js';
+import type { researchAdminCreateWorkspace, researchAdminGrantCredits } from '../../../contracts/research/admin.contract.js';
 import { newId } from '../access/key-secret.js';
 import { CreditBalanceEntity } from '../billing/credit.entity.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
@@ -129,7 +131,7 @@ export class WorkspaceService {
   }
 
   /** `POST /admin/research/workspaces`: the first key may manage keys, and nothing else. */
-  adminCreate(em: EntityManager, input: { name: string; mode: KeyMode }) {
+  adminCreate(em: EntityManager, input: ContractInput<typeof researchAdminCreateWorkspace>) {
     return em.transactional((tx) =>
       this.create(tx as EntityManager, {
         name: input.name,
@@ -141,7 +143,7 @@ export class WorkspaceService {
     );
   }
 
-  async grant(em: EntityManager, input: { workspaceId: string; credits: number; reason: string; mode: KeyMode }) {
+  async grant(em: EntityManager, input: ContractInput<typeof researchAdminGrantCredits>) {
     const posted = await em.transactional((tx) =>
       this.ledger.post(tx as EntityManager, {
         workspaceId: input.workspaceId,

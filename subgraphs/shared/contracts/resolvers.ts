@@ -10,6 +10,7 @@ import type { SubgraphContext } from '../context.js';
 import { graphqlTypes, inputNullable } from './graphql-types.js';
 import type { EntityImplementation, FieldImplementation } from './implementation.js';
 import type { OperationPipeline } from './pipeline.js';
+import { CommonErrorCode, wireCode } from '../../../contracts/errors.js';
 
 /**
  * The type-graphql resolvers of a service's contracts, generated: one field per query
@@ -228,7 +229,7 @@ function fieldResolvers(roots: readonly z.ZodType[], runtime: () => ContractRunt
         const { args, conflicts } = read(params);
         if (conflicts.length > 0)
           throw new GraphQLError(conflicts.map(({ name, alias }) => `give ${name} or its deprecated alias ${alias}, not both`).join('; '), {
-            extensions: { code: 'BAD_USER_INPUT' },
+            extensions: { code: wireCode(CommonErrorCode.BAD_USER_INPUT) },
           });
         return implementation(params[0] as never, argsSchema.parse(args) as never, params.at(-1) as SubgraphContext);
       });

@@ -1,6 +1,7 @@
 import { GraphQLError, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { schemaId } from '../../../contracts/schema-shape.js';
 import { RESUME_ARGUMENT, type SubscriptionContract } from '../../../contracts/subscription.js';
+import { EdgeErrorCode, wireCode } from '../../../contracts/errors.js';
 
 /**
  * A service's subscriptions in its own schema, so they are composed into the supergraph
@@ -40,7 +41,7 @@ export function subscriptionResolvers(
 ): Record<string, { subscribe: GraphQLFieldResolver<unknown, unknown> }> {
   const refuse = () => {
     throw new GraphQLError('subscriptions are served by the gateway over graphql-ws', {
-      extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+      extensions: { code: wireCode(EdgeErrorCode.BAD_REQUEST), http: { status: 400 } },
     });
   };
   return Object.fromEntries(contracts.map((contract) => [contract.name, { subscribe: refuse }]));

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClientMetadata } from 'oidc-provider';
-import type { OidcScopeName } from '../../../../contracts/operations/oidc-clients.contract.js';
+import type { ContractInput } from '../../../../contracts/operation.js';
+import type { iamCreateOidcClient, OidcScopeName } from '../../../../contracts/operations/oidc-clients.contract.js';
 import type { SecretBox } from '../../../shared/secret-box.js';
 import type { Principal } from '../../core/principal.js';
 import { OidcClientError } from './errors.js';
@@ -34,13 +35,7 @@ export interface FirstPartyClient {
   readonly scopes: readonly OidcScopeName[];
 }
 
-export interface NewClient {
-  readonly name: string;
-  readonly redirect_uris: readonly string[];
-  readonly post_logout_redirect_uris: readonly string[];
-  readonly public: boolean;
-  readonly scopes: readonly OidcScopeName[];
-}
+export type NewClient = ContractInput<typeof iamCreateOidcClient>;
 
 /**
  * The OpenID provider's clients, registered by the super-admin (docs/adr/0016). A

@@ -1,6 +1,8 @@
 import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import type { ContractInput } from '../../../../contracts/operation.js';
+import type { scmListTmcInventories, scmStartTmcInventory } from '../../../../contracts/operations/scm/tmc-inventories.contract.js';
 import { TmcInventory, TmcInventoryLine } from '../../../../contracts/operations/scm/stock-types.js';
 import { cursorList } from '../../core/cursor-list.js';
 import type { Principal } from '../../core/principal.js';
@@ -39,11 +41,7 @@ export class InventoryService {
     private readonly ledger: StockLedger,
   ) {}
 
-  async start(
-    em: EntityManager,
-    caller: Principal,
-    input: { warehouseId: string; inventoryDate: string; documentReference?: string | null },
-  ): Promise<InventoryData> {
+  async start(em: EntityManager, caller: Principal, input: ContractInput<typeof scmStartTmcInventory>): Promise<InventoryData> {
     const warehouse = await this.warehouses.ref(em, input.warehouseId, 'warehouseId');
     let id: string;
     try {
@@ -76,7 +74,7 @@ export class InventoryService {
     return (await this.withLines(em, [inventory]))[0]!;
   }
 
-  async list(em: EntityManager, input: { status?: string; warehouseId?: string; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof scmListTmcInventories>) {
     const equals = { status: input.status, warehouse_id: input.warehouseId };
     const page = await cursorList(em, { table: TABLE, equals, orderBy: 'created_at', direction: 'desc' }, input, (row) => row);
     return { items: await this.withLines(em, page.items), nextCursor: page.nextCursor };

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractInput } from '../../../../contracts/operation.js';
+import type { scmRegisterTmcReceipt } from '../../../../contracts/operations/scm/tmc-movements.contract.js';
 import type { Principal } from '../../core/principal.js';
 import { ScmError } from '../scm.errors.js';
 import { SupplierEntity } from '../suppliers/supplier.entity.js';
@@ -8,17 +10,7 @@ import { TmcRequestEntity } from './tmc-request.entity.js';
 import type { StockLedger, WarehouseRef } from './stock-ledger.js';
 import type { WarehouseService } from './warehouse.service.js';
 
-export interface ReceiptInput {
-  readonly warehouseId: string;
-  readonly source: 'supplier' | 'transfer' | 'return';
-  readonly supplierId?: string | null;
-  readonly inboundDate: string;
-  readonly documentNumber: string;
-  readonly documentReference?: string | null;
-  readonly requestId?: string | null;
-  readonly receivedById: string;
-  readonly lines: ReadonlyArray<{ itemId: string; quantity: number; price: number }>;
-}
+export type ReceiptInput = ContractInput<typeof scmRegisterTmcReceipt>;
 
 const LINES = { table: 'tmc_receipt_line', parent: 'tmc_receipt_id' } as const;
 

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import type { ContractInput } from '../../../../contracts/operation.js';
+import type { scmCreateTmcRequest, scmListTmcRequests } from '../../../../contracts/operations/scm/tmc-requests.contract.js';
 import { TmcRequest } from '../../../../contracts/operations/scm/stock-types.js';
 import { cursorList } from '../../core/cursor-list.js';
 import type { Principal } from '../../core/principal.js';
@@ -29,11 +31,7 @@ export class RequestService {
     private readonly ledger: StockLedger,
   ) {}
 
-  async create(
-    em: EntityManager,
-    caller: Principal,
-    input: { warehouseId: string; justification: string; lines: ReadonlyArray<{ itemId: string; quantity: number }> },
-  ): Promise<RequestData> {
+  async create(em: EntityManager, caller: Principal, input: ContractInput<typeof scmCreateTmcRequest>): Promise<RequestData> {
     const warehouse = await this.warehouses.ref(em, input.warehouseId, 'warehouseId');
     const items = await this.ledger.lockItems(
       em,
@@ -60,7 +58,7 @@ export class RequestService {
     return (await this.withLines(em, [request]))[0]!;
   }
 
-  async list(em: EntityManager, input: { status?: string; warehouseId?: string; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof scmListTmcRequests>) {
     const equals = { status: input.status, warehouse_id: input.warehouseId };
     const page = await cursorList(em, { table: TABLE, equals, orderBy: 'created_at', direction: 'desc' }, input, (row) => row);
     return { items: await this.withLines(em, page.items), nextCursor: page.nextCursor };

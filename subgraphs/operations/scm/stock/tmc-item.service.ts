@@ -1,6 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import type { BodyOf, ContractInput } from '../../../../contracts/operation.js';
+import type { scmCreateTmcItem, scmListTmcItems, scmUpdateTmcItem } from '../../../../contracts/operations/scm/tmc-items.contract.js';
 import { TmcItem } from '../../../../contracts/operations/scm/stock-types.js';
 import { cursorList } from '../../core/cursor-list.js';
 import { recordMapper } from '../../core/rows.js';
@@ -15,14 +17,7 @@ type ItemData = z.output<typeof TmcItem>;
 const TABLE = '"operations"."tmc_item"';
 const toItem = recordMapper<ItemData>(TmcItem);
 
-export interface NewItem {
-  readonly nomenclatureCode: string;
-  readonly name: string;
-  readonly category: string;
-  readonly unit: string;
-  readonly assetClassId?: string | null;
-  readonly initialPrice?: number;
-}
+export type NewItem = ContractInput<typeof scmCreateTmcItem>;
 
 /** The TMC nomenclature; prices change only through receipts (ReceiptService). */
 export class TmcItemService {
@@ -46,7 +41,7 @@ export class TmcItemService {
     }
   }
 
-  async list(em: EntityManager, input: { category?: string; active?: boolean; q?: string; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof scmListTmcItems>) {
     const where: string[] = [];
     const params: unknown[] = [];
     if (input.category) {
@@ -70,7 +65,7 @@ export class TmcItemService {
     return toItem(item);
   }
 
-  async update(em: EntityManager, id: string, input: { name?: string; assetClassId?: string | null }): Promise<ItemData> {
+  async update(em: EntityManager, id: string, input: BodyOf<typeof scmUpdateTmcItem>): Promise<ItemData> {
     const item = await em.findOne(TmcItemEntity, id);
     if (!item) throw ScmError.notFound('TMC item');
     if (input.name !== undefined) item.name = input.name;

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import type { ContractInput } from '../../../../contracts/operation.js';
+import type { scmIssueTmcTransfer, scmListTmcTransfers } from '../../../../contracts/operations/scm/tmc-movements.contract.js';
 import { TmcTransfer } from '../../../../contracts/operations/scm/stock-types.js';
 import { cursorList } from '../../core/cursor-list.js';
 import type { Principal } from '../../core/principal.js';
@@ -19,13 +21,7 @@ const LINES = { table: 'tmc_transfer_line', parent: 'tmc_transfer_id' } as const
 const toTransfer = recordMapper<TransferData>(TmcTransfer);
 const toLine = recordMapper<TransferData['lines'][number]>(TmcTransfer.shape.lines.element);
 
-export interface TransferInput {
-  readonly fromWarehouseId: string;
-  readonly toWarehouseId: string;
-  readonly transferDate: string;
-  readonly documentNumber: string;
-  readonly lines: ReadonlyArray<{ itemId: string; quantity: number }>;
-}
+export type TransferInput = ContractInput<typeof scmIssueTmcTransfer>;
 
 /** Transfers: issued (out of the source, in transit), then confirmed (into the target). */
 export class TransferService {
@@ -99,7 +95,7 @@ export class TransferService {
     return transfer!;
   }
 
-  async list(em: EntityManager, input: { status?: string; warehouseId?: string; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof scmListTmcTransfers>) {
     const where: string[] = [];
     const params: unknown[] = [];
     if (input.status) {

@@ -1,5 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import type { BodyOf, ContractInput } from '../../../../contracts/operation.js';
+import type {
+  scmCreateWarehouse,
+  scmListWarehouses,
+  scmSetWarehouseMinStock,
+  scmTmcBalances,
+} from '../../../../contracts/operations/scm/warehouses.contract.js';
 import { StockBalance, Warehouse } from '../../../../contracts/operations/scm/stock-types.js';
 import { cursorList } from '../../core/cursor-list.js';
 import { recordMapper } from '../../core/rows.js';
@@ -24,7 +31,7 @@ const BALANCES = `(select *, ("min_quantity" is not null and "quantity" < "min_q
  * another's is as missing as an unknown one.
  */
 export class WarehouseService {
-  async create(em: EntityManager, input: { objectId: string; code: string; name: string }): Promise<WarehouseData> {
+  async create(em: EntityManager, input: ContractInput<typeof scmCreateWarehouse>): Promise<WarehouseData> {
     const [object] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "deleted_at" is null`, [
       input.objectId,
     ]);
@@ -39,7 +46,7 @@ export class WarehouseService {
     }
   }
 
-  async list(em: EntityManager, input: { objectId?: string; active?: boolean; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof scmListWarehouses>) {
     const where: string[] = [];
     const params: unknown[] = [];
     if (input.objectId) {
@@ -66,7 +73,7 @@ export class WarehouseService {
     return { id: warehouse.id, objectId: warehouse.objectId };
   }
 
-  async setMinStock(em: EntityManager, id: string, input: { itemId: string; minQuantity: number | null }): Promise<BalanceData> {
+  async setMinStock(em: EntityManager, id: string, input: BodyOf<typeof scmSetWarehouseMinStock>): Promise<BalanceData> {
     const warehouse = await this.ref(em, id);
     if ((await em.count(TmcItemEntity, { id: input.itemId })) === 0) throw ScmError.notFound('TMC item', 'itemId');
     // raw SQL: `on conflict do update` (the balance row may not exist yet), then the balance with its computed low-stock flag.
@@ -81,10 +88,7 @@ export class WarehouseService {
     return toBalance(balance!);
   }
 
-  async balances(
-    em: EntityManager,
-    input: { warehouseId?: string; itemId?: string; onlyLowStock: boolean; cursor?: string; limit: number },
-  ) {
+  async balances(em: EntityManager, input: ContractInput<typeof scmTmcBalances>) {
     const equals = { warehouse_id: input.warehouseId, item_id: input.itemId };
     return cursorList(em, { table: BALANCES, where: input.onlyLowStock ? ['"low_stock"'] : [], equals }, input, toBalance);
   }

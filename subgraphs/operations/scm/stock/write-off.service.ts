@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractInput } from '../../../../contracts/operation.js';
+import type { scmWriteOffTmc } from '../../../../contracts/operations/scm/tmc-movements.contract.js';
 import type { Principal } from '../../core/principal.js';
 import { ScmError } from '../scm.errors.js';
 import { byItem, insertLines } from './document-lines.js';
@@ -6,15 +8,7 @@ import type { StockLedger } from './stock-ledger.js';
 import { type TmcWriteOff, TmcWriteOffEntity } from './tmc-write-off.entity.js';
 import type { WarehouseService } from './warehouse.service.js';
 
-export interface WriteOffInput {
-  readonly warehouseId: string;
-  readonly assetId?: string | null;
-  readonly targetObjectId: string;
-  readonly reason: string;
-  readonly documentReference?: string | null;
-  readonly occurredAt: string;
-  readonly lines: ReadonlyArray<{ itemId: string; quantity: number }>;
-}
+export type WriteOffInput = ContractInput<typeof scmWriteOffTmc>;
 
 const LINES = { table: 'tmc_write_off_line', parent: 'tmc_write_off_id' } as const;
 

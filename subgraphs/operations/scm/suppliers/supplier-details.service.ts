@@ -1,4 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BodyOf } from '../../../../contracts/operation.js';
+import type {
+  scmCreateSupplierBankAccount,
+  scmCreateSupplierContact,
+  scmUpdateSupplierBankAccount,
+} from '../../../../contracts/operations/scm/supplier-details.contract.js';
 import {
   SupplierBankAccount,
   SupplierContact,
@@ -32,13 +38,7 @@ const ACCOUNTS: PrimaryChildren<SupplierBankAccountData> = {
 };
 
 /** Bank details a change may set; `null` clears a nullable one, absent leaves it. */
-export interface BankDetails {
-  readonly iban?: string;
-  readonly bankName?: string;
-  readonly bik?: string | null;
-  readonly bk?: string | null;
-  readonly currency?: string;
-}
+export type BankDetails = Omit<BodyOf<typeof scmUpdateSupplierBankAccount>, 'reason'>;
 
 const DETAIL_COLUMNS = { iban: 'iban', bankName: 'bank_name', bik: 'bik', bk: 'bk', currency: 'currency' } as const;
 
@@ -58,11 +58,7 @@ export class SupplierDetailsService {
     return this.list(em, ACCOUNTS, supplierId, page);
   }
 
-  async createContact(
-    em: EntityManager,
-    supplierId: string,
-    input: { fullName: string; position?: string | null; phone?: string | null; email?: string | null },
-  ): Promise<SupplierContactData> {
+  async createContact(em: EntityManager, supplierId: string, input: BodyOf<typeof scmCreateSupplierContact>): Promise<SupplierContactData> {
     await this.editable(em, supplierId);
     // raw SQL: the supplier's first contact becomes primary in the insert itself.
     const [row] = await em.execute<Array<Record<string, unknown>>>(
@@ -76,7 +72,7 @@ export class SupplierDetailsService {
   async createAccount(
     em: EntityManager,
     supplierId: string,
-    input: { bankName: string; iban: string; bik?: string | null; bk?: string | null; currency: string },
+    input: BodyOf<typeof scmCreateSupplierBankAccount>,
   ): Promise<SupplierBankAccountData> {
     await this.editable(em, supplierId);
     // raw SQL: the supplier's first account becomes primary in the insert itself.
@@ -106,7 +102,7 @@ export class SupplierDetailsService {
     caller: Principal,
     supplierId: string,
     accountId: string,
-    input: BankDetails & { reason: string },
+    input: BodyOf<typeof scmUpdateSupplierBankAccount>,
   ): Promise<SupplierBankAccountData> {
     await this.editable(em, supplierId);
     const current = await this.child(em, ACCOUNTS, supplierId, accountId);

@@ -1,5 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BodyOf, ContractInput } from '../../../../contracts/operation.js';
+import type {
+  scmArchiveSupplier,
+  scmCreateSupplier,
+  scmListSuppliers,
+  scmSuspendSupplier,
+} from '../../../../contracts/operations/scm/suppliers.contract.js';
 import { ARCHIVE_CO_APPROVERS } from '../../../../contracts/operations/scm/roles.js';
 import { Supplier, type SupplierData } from '../../../../contracts/operations/scm/supplier-types.js';
 import { cursorList } from '../../core/cursor-list.js';
@@ -14,16 +21,7 @@ import { type Supplier as SupplierRow, SupplierEntity } from './supplier.entity.
 const TABLE = '"operations"."supplier"';
 export const toSupplier = recordMapper<SupplierData>(Supplier);
 
-export interface NewSupplier {
-  readonly bin?: string | null;
-  readonly iin?: string | null;
-  readonly legalName: string;
-  readonly shortName?: string | null;
-  readonly legalAddress?: string | null;
-  readonly legalFormCode?: string | null;
-  readonly countryCode: string;
-  readonly categories: readonly string[];
-}
+export type NewSupplier = ContractInput<typeof scmCreateSupplier>;
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
@@ -57,7 +55,7 @@ export class SupplierService {
     }
   }
 
-  async list(em: EntityManager, input: { status?: string; q?: string; cursor?: string; limit: number }) {
+  async list(em: EntityManager, input: ContractInput<typeof scmListSuppliers>) {
     const where: string[] = [];
     const params: unknown[] = [];
     if (input.status) {
@@ -99,7 +97,7 @@ export class SupplierService {
     return toSupplier(row);
   }
 
-  async suspend(em: EntityManager, id: string, input: { suspendedReason: string; suspendedReasonText: string }): Promise<SupplierData> {
+  async suspend(em: EntityManager, id: string, input: BodyOf<typeof scmSuspendSupplier>): Promise<SupplierData> {
     const row = await transition(em, supplierMachine, 'suspend', id, {
       set: { suspended_reason: input.suspendedReason, suspended_reason_text: input.suspendedReasonText },
       setSql: { suspended_at: 'now()' },
@@ -119,12 +117,7 @@ export class SupplierService {
    * Archives; an active or suspended supplier needs a second approver. Without one only the
    * draft stages may move, so a supplier activated meanwhile answers 409 rather than slipping through.
    */
-  async archive(
-    em: EntityManager,
-    caller: Principal,
-    id: string,
-    input: { archivedReason: string; coApprovedBy?: string | null },
-  ): Promise<SupplierData> {
+  async archive(em: EntityManager, caller: Principal, id: string, input: BodyOf<typeof scmArchiveSupplier>): Promise<SupplierData> {
     const current = await this.row(em, id);
     const coApprover = input.coApprovedBy ?? null;
     if (!coApprover && (current.stage === 'active' || current.stage === 'suspended')) throw ScmError.coApproverRequired();
