@@ -139,7 +139,8 @@ function finish(
   // worker's line is its own: the primary says `listening` once every worker does.
   const { address } = http.server.address() as AddressInfo;
   const bound = { address, port: http.port, url: `http://${address.includes(':') ? `[${address}]` : address}:${http.port}` };
-  logger.info(bound, worker ? 'worker listening' : 'listening');
+  if (worker) logger.info({ ...bound, pid: process.pid }, 'worker listening');
+  else logger.info(bound, 'listening');
   return {
     port: http.port,
     url,
@@ -160,9 +161,12 @@ function finish(
   };
 }
 
+/** Names the HTTP worker that answered, on every answer and WebSocket upgrade, when there are several. */
+const WORKER_HEADER = 'Qantara-Worker';
+
 function workerHeader(index: number): Koa.Middleware {
   return async (ctx, next) => {
-    ctx.set('Qantara-Worker', String(index));
+    ctx.set(WORKER_HEADER, String(index));
     await next();
   };
 }
@@ -257,6 +261,7 @@ export async function startSystem(config: Config, logger: Logger, worker?: Worke
       subscriptions: SUBSCRIPTIONS,
       databaseUrl: databaseUrl ?? config.databaseUrl,
       logger,
+      upgradeHeaders: worker ? { [WORKER_HEADER]: String(worker.index) } : undefined,
     });
     const system = finish(config, logger, stack, http, metrics, databaseUrl, subscriptions, worker);
     if (worker && worker.index !== 1) return system;

@@ -1,0 +1,189 @@
+import { request } from 'node:http';
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestDatabase } from '../support/database.js';
+import { awayFromMinuteEdge } from '../support/library-keys.js';
+import { Deployment, type RoleProcess } from '../support/processes.js';
+import { allComplete, call, fundedWorkspace, READY_IDEA, readUntil, RESEARCH_ADMIN_TOKEN } from '../support/research.js';
+import { wsUrl } from '../support/research-ws.js';
+import type { TestStack } from '../support/stack.js';
+
+/**
+ * `main.ts` with `WEB_CONCURRENCY=2`: a primary and two HTTP workers on one port, each with its
+ * gateway and subgraphs; the header `Qantara-Worker` names the worker that answered.
+ */
+
+interface Answer {
+  readonly status: number;
+  readonly worker: string | undefined;
+  readonly text: string;
+}
+
+let deployment: Deployment;
+let server: RoleProcess;
+let drop: () => Promise<void>;
+
+/** A request on a connection of its own (no keep-alive), so node:cluster hands each to the next worker. */
+function fresh(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${server.url}${path}`, { method: init.method ?? 'GET', headers: init.headers, agent: false }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, worker: response.headers['qantara-worker'] as string, text }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(init.body);
+  });
+}
+
+/** The pids of the workers, from their `worker listening` lines. */
+function workerPids(): number[] {
+  return server.lines.filter((line) => line.includes('"msg":"worker listening"')).map((line) => (JSON.parse(line) as { pid: number }).pid);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  drop = database.drop;
+  deployment = await Deployment.create(database.url, { ADMIN_TOKEN: RESEARCH_ADMIN_TOKEN, DEMO_RESEARCH: 'false' });
+  server = (await deployment.start({ role: 'all', env: { WEB_CONCURRENCY: '2' } }))[0]!;
+}, 240_000);
+
+afterAll(async () => {
+  await deployment?.stop();
+  await drop?.();
+});
+
+describe('WEB_CONCURRENCY=2', () => {
+  it('serves from both workers: connections are handed to worker 1 and worker 2 in turn', async () => {
+    const answers: Answer[] = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) answers.push(await fresh('/api/v1/health/live'));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+    expect(new Set(answers.map((answer) => answer.worker))).toEqual(new Set(['1', '2']));
+    expect(new Set(workerPids()).size).toBe(2);
+    expect(workerPids()).not.toContain(server.pid);
+  });
+
+  it('admits exactly 10 of 50 concurrent calls on a 10-per-minute key spread over both workers, and refuses 40 with 429', async () => {
+    const created = await fresh('/admin/keys', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': RESEARCH_ADMIN_TOKEN },
+      body: JSON.stringify({ email: 'burst@example.org', plan: 'free' }),
+    });
+    expect(created.status).toBe(200);
+    const { key, limits } = JSON.parse(created.text) as { key: string; limits: { rpm: number } };
+    expect(limits.rpm).toBe(10);
+    await awayFromMinuteEdge();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => fresh('/v1/me', { headers: { authorization: `Bearer ${key}` } })));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40);
+    expect(new Set(answers.map((answer) => answer.worker))).toEqual(new Set(['1', '2']));
+  });
+
+  it('delivers to a subscription on each worker the event of a request served by either, made by the queue consumer of worker 1', async () => {
+    const stack = { url: server.url, fetch: (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init) } as TestStack;
+    const workspace = await fundedWorkspace(stack, 'across workers', 200, 'test');
+    const created = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: READY_IDEA });
+    const threadId = created.body.thread.id as string;
+    await readUntil(stack, workspace.key, threadId, allComplete);
+
+    // Two connections, one per worker: each socket notes the worker named on its upgrade answer.
+    const upgradedBy: string[] = [];
+    class NotingSocket extends WebSocket {
+      constructor(...args: ConstructorParameters<typeof WebSocket>) {
+        super(...args);
+        this.once('upgrade', (response) => upgradedBy.push(String(response.headers['qantara-worker'])));
+      }
+    }
+    const clients = [0, 1].map(() =>
+      createClient({
+        url: wsUrl(stack),
+        webSocketImpl: NotingSocket,
+        connectionParams: { authorization: `Bearer ${workspace.key}` },
+        retryAttempts: 0,
+        lazy: true,
+      }),
+    );
+    const query = `subscription ($threadId: String!) { threadUpdated(threadId: $threadId, after: 0) { sequence type } }`;
+    type Update = { threadUpdated: { sequence: number; type: string } };
+    try {
+      const iterators = clients.map((client) => client.iterate<Update>({ query, variables: { threadId } }));
+      // The first reply is replayed to each; once both have it, both subscriptions are live.
+      for (const iterator of iterators) {
+        const first = await iterator.next();
+        expect((first.value as { data: Update }).data.threadUpdated).toEqual({ sequence: 1, type: 'assistant_reply_completed' });
+      }
+      expect(new Set(upgradedBy)).toEqual(new Set(['1', '2']));
+      const sent = await fresh(`/v1/chat/threads/${threadId}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${workspace.key}` },
+        body: JSON.stringify({ message: 'Competitors: Rover' }),
+      });
+      expect(sent.status).toBe(202);
+      for (const iterator of iterators) {
+        const next = await iterator.next();
+        expect((next.value as { data: Update }).data.threadUpdated).toEqual({ sequence: 2, type: 'assistant_reply_completed' });
+        await iterator.return?.();
+      }
+    } finally {
+      await Promise.all(clients.map((client) => client.dispose()));
+    }
+  });
+
+  it('on SIGTERM drains every worker: in-flight requests on both are answered, the primary exits 0 and no worker is left', async () => {
+    const pids = workerPids();
+    expect(pids.every(alive)).toBe(true);
+    // Two requests whose bodies are still arriving when SIGTERM comes, one per worker.
+    const body = JSON.stringify({ query: '{ operationsHealth { status } }' });
+    const inFlight = [0, 1].map(() => {
+      const outgoing = request(`${server.url}/graphql`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+      });
+      const answered = new Promise<Answer>((resolve, reject) => {
+        outgoing.on('response', (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, worker: response.headers['qantara-worker'] as string, text }),
+          );
+        });
+        outgoing.on('error', reject);
+      });
+      outgoing.write(body.slice(0, 10));
+      return {
+        outgoing,
+        answered,
+        connected: new Promise((resolve) => outgoing.once('socket', (socket) => socket.once('connect', resolve))),
+      };
+    });
+    await Promise.all(inFlight.map(({ connected }) => connected));
+    // As in sigterm.e2e.ts: time for the primary to hand both connections to their workers and for them to read the headers.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stopped = server.stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const { outgoing } of inFlight) outgoing.end(body.slice(10));
+    const answers = await Promise.all(inFlight.map(({ answered }) => answered));
+    for (const answer of answers) {
+      expect(answer.status, answer.text).toBe(200);
+      expect(JSON.parse(answer.text)).toEqual({ data: { operationsHealth: { status: 'ok' } } });
+    }
+    expect(new Set(answers.map((answer) => answer.worker))).toEqual(new Set(['1', '2']));
+    await stopped;
+    expect(server.exited).toEqual({ code: 0, signal: null });
+    expect(pids.filter(alive)).toEqual([]);
+    const stoppedLines = server.lines.filter((line) => line.includes('"msg":"stopped"'));
+    expect(stoppedLines).toHaveLength(3);
+  });
+});
