@@ -37,9 +37,24 @@ function fresh(path: string, init: { method?: string; headers?: Record<string, s
   });
 }
 
-/** The pids of the workers, from their `worker listening` lines. */
+/** The pids of the workers serving now, from their latest `worker listening` lines, in worker order. */
 function workerPids(): number[] {
-  return server.lines.filter((line) => line.includes('"msg":"worker listening"')).map((line) => (JSON.parse(line) as { pid: number }).pid);
+  const latest = new Map<number, number>();
+  for (const line of server.lines.filter((entry) => entry.includes('"msg":"worker listening"'))) {
+    const { worker, pid } = JSON.parse(line) as { worker: number; pid: number };
+    latest.set(worker, pid);
+  }
+  return [...latest.entries()].sort(([a], [b]) => a - b).map(([, pid]) => pid);
+}
+
+/** The first line the server writes that `matches`, waiting for it (a worker's start takes a while on busy cores). */
+async function untilLine(matches: (line: string) => boolean, deadlineMs = 120_000): Promise<string> {
+  for (const until = Date.now() + deadlineMs; Date.now() < until;) {
+    const found = server.lines.find(matches);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no such line within ${deadlineMs} ms:\n${server.logs()}`);
 }
 
 function alive(pid: number): boolean {
@@ -139,6 +154,22 @@ describe('WEB_CONCURRENCY=2', () => {
       await Promise.all(clients.map((client) => client.dispose()));
     }
   });
+
+  it('starts a worker that dies again, and both serve afterwards', async () => {
+    const [, second] = workerPids();
+    process.kill(second!, 'SIGKILL');
+    const replaced = await untilLine(
+      (line) => line.includes('"msg":"worker listening"') && line.includes('"worker":2') && !line.includes(`"pid":${second},`),
+    );
+    expect(
+      server.lines.some((line) => line.includes('"msg":"worker 2 exited; starting it again"') && line.includes('"signal":"SIGKILL"')),
+    ).toBe(true);
+    expect(alive(second!)).toBe(false);
+    expect(alive((JSON.parse(replaced) as { pid: number }).pid)).toBe(true);
+    const answers: Answer[] = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) answers.push(await fresh('/api/v1/health/live'));
+    expect(new Set(answers.map((answer) => answer.worker))).toEqual(new Set(['1', '2']));
+  }, 180_000);
 
   it('on SIGTERM drains every worker: in-flight requests on both are answered, the primary exits 0 and no worker is left', async () => {
     const pids = workerPids();
