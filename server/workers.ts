@@ -63,6 +63,8 @@ class Slot {
 export function startPrimary(config: Config, logger: Logger): Primary {
   let embedded: EmbeddedDatabase | undefined;
   let stopping = false;
+  /** Until every worker has started once, a worker's exit fails the start rather than being restarted. */
+  let serving = false;
   let stopped: Promise<boolean> | undefined;
   let failed: ((error: Error) => void) | undefined;
   const slots = Array.from({ length: config.webConcurrency }, (_, index) => new Slot(index + 1));
@@ -78,14 +80,15 @@ export function startPrimary(config: Config, logger: Logger): Primary {
       };
       const onEarlyExit = (code: number | null, signal: string | null) => {
         worker.off('message', onMessage);
-        reject(new Error(`worker ${slot.index} exited during start-up (${signal ?? `exit ${code}`})`));
+        // The worker's own line says why; this one says which.
+        reject(new StartupRefusal(`worker ${slot.index} exited during start-up (${signal ?? `exit ${code}`})`));
       };
       worker.on('message', onMessage);
       worker.once('exit', onEarlyExit);
     });
     worker.once('exit', (code, signal) => {
       if (slot.worker === worker) slot.worker = undefined;
-      if (stopping) return;
+      if (stopping || !serving) return;
       restart(slot, databaseUrl, code, signal);
     });
     return listening;
@@ -136,6 +139,7 @@ export function startPrimary(config: Config, logger: Logger): Primary {
     const bound = await Promise.race([fork(first!, databaseUrl), crashLoop]);
     if (stopping) throw new Error('stopped during start-up');
     await Promise.race([Promise.all(slots.slice(1).map((slot) => fork(slot, databaseUrl))), crashLoop]);
+    serving = true;
     logger.info({ address: bound.address, port: bound.port, url: bound.url, workers: slots.length }, 'listening');
   })();
 

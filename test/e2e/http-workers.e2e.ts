@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestDatabase } from '../support/database.js';
 import { awayFromMinuteEdge } from '../support/library-keys.js';
-import { Deployment, type RoleProcess } from '../support/processes.js';
+import { Deployment, RoleProcess } from '../support/processes.js';
 import { allComplete, call, fundedWorkspace, READY_IDEA, readUntil, RESEARCH_ADMIN_TOKEN } from '../support/research.js';
 import { wsUrl } from '../support/research-ws.js';
 import type { TestStack } from '../support/stack.js';
@@ -216,5 +216,19 @@ describe('WEB_CONCURRENCY=2', () => {
     expect(pids.filter(alive)).toEqual([]);
     const stoppedLines = server.lines.filter((line) => line.includes('"msg":"stopped"'));
     expect(stoppedLines).toHaveLength(3);
+  });
+
+  it('fails the start with exit 1 and one line naming the worker when worker 1 cannot start, without starting it again', async () => {
+    const unreachable = new RoleProcess({
+      role: 'all',
+      name: 'no-database',
+      env: { ...deployment.env, WEB_CONCURRENCY: '2', DATABASE_URL: `${deployment.env.DATABASE_URL}_missing` },
+    });
+    await expect(unreachable.start()).rejects.toThrow('exited during start-up');
+    expect(unreachable.exited).toEqual({ code: 1, signal: null });
+    const failure = unreachable.lines.filter((line) => line.includes('start-up failed') && !line.includes('"worker"'));
+    expect(failure).toHaveLength(1);
+    expect(JSON.parse(failure[0]!)).toMatchObject({ level: 60, msg: 'start-up failed: worker 1 exited during start-up (exit 1)' });
+    expect(unreachable.lines.some((line) => line.includes('"msg":"worker 1 exited; starting it again"'))).toBe(false);
   });
 });
