@@ -63,9 +63,12 @@ const starting: Promise<Started> = start();
 try {
   await starting;
 } catch (error) {
-  // One line that says why, at any log level; the stack only where the failure is not one the operator can read.
-  const reason = error instanceof Error ? error.message : String(error);
-  if (error instanceof StartupRefusal) logger.fatal(`start-up failed: ${reason}`);
-  else logger.fatal({ err: error }, `start-up failed: ${reason}`);
-  process.exit(1);
+  // Stopped by a signal during start-up (the workers stop with it): `stop` ends the process.
+  if (firstSignalAt === undefined) {
+    // One line that says why, at any log level; the stack only where the failure is not one the operator can read.
+    const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof StartupRefusal) logger.fatal(`start-up failed: ${reason}`);
+    else logger.fatal({ err: error }, `start-up failed: ${reason}`);
+    process.exit(1);
+  }
 }
