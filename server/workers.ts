@@ -66,7 +66,6 @@ export function startPrimary(config: Config, logger: Logger): Primary {
   /** Until every worker has started once, a worker's exit fails the start rather than being restarted. */
   let serving = false;
   let stopped: Promise<boolean> | undefined;
-  let failed: ((error: Error) => void) | undefined;
   const slots = Array.from({ length: config.webConcurrency }, (_, index) => new Slot(index + 1));
 
   const fork = (slot: Slot, databaseUrl: string | undefined): Promise<Listening> => {
@@ -103,7 +102,6 @@ export function startPrimary(config: Config, logger: Logger): Primary {
         { worker: slot.index, code, signal, exits: slot.exits.length },
         `worker ${slot.index} is crash-looping (${slot.exits.length} exits within ${CRASH_LOOP.withinMs / 1000} s): stopping`,
       );
-      failed?.(new Error(`worker ${slot.index} is crash-looping`));
       void stop().then(() => process.exit(1));
       return;
     }
@@ -133,12 +131,11 @@ export function startPrimary(config: Config, logger: Logger): Primary {
       databaseUrl = embedded.url;
     }
     if (stopping) throw new Error('stopped during start-up');
-    const crashLoop = new Promise<never>((_, reject) => (failed = reject));
     // Worker 1 migrates and runs the first-start jobs alone; the others start once it serves.
     const [first] = slots;
-    const bound = await Promise.race([fork(first!, databaseUrl), crashLoop]);
+    const bound = await fork(first!, databaseUrl);
     if (stopping) throw new Error('stopped during start-up');
-    await Promise.race([Promise.all(slots.slice(1).map((slot) => fork(slot, databaseUrl))), crashLoop]);
+    await Promise.all(slots.slice(1).map((slot) => fork(slot, databaseUrl)));
     serving = true;
     logger.info({ address: bound.address, port: bound.port, url: bound.url, workers: slots.length }, 'listening');
   })();

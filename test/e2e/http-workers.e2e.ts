@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +56,22 @@ async function untilLine(matches: (line: string) => boolean, deadlineMs = 120_00
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`no such line within ${deadlineMs} ms:\n${server.logs()}`);
+}
+
+/** The workers (`main.ts` processes) whose parent is `parent`, from /proc. */
+function childrenOf(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return ppid === parent && readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('main.ts');
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
 }
 
 function alive(pid: number): boolean {
@@ -231,4 +248,34 @@ describe('WEB_CONCURRENCY=2', () => {
     expect(JSON.parse(failure[0]!)).toMatchObject({ level: 60, msg: 'start-up failed: worker 1 exited during start-up (exit 1)' });
     expect(unreachable.lines.some((line) => line.includes('"msg":"worker 1 exited; starting it again"'))).toBe(false);
   });
+
+  it('stops everything with exit 1 and a fatal line when one worker keeps dying (five exits within a minute), not restarting it forever', async () => {
+    const looping = deployment.define({ role: 'all', name: 'crash-loop', env: { WEB_CONCURRENCY: '2' } });
+    await looping.start();
+    const primary = looping.pid!;
+    const second = (
+      JSON.parse(looping.lines.find((line) => line.includes('"worker":2') && line.includes('worker listening'))!) as {
+        pid: number;
+      }
+    ).pid;
+    const first = childrenOf(primary).find((pid) => pid !== second)!;
+    // Worker 2, then each process forked to replace it, killed as soon as it appears.
+    const killed = new Set<number>();
+    process.kill(second, 'SIGKILL');
+    killed.add(second);
+    for (const until = Date.now() + 120_000; looping.running && Date.now() < until;) {
+      for (const pid of childrenOf(primary)) {
+        if (pid === first || killed.has(pid)) continue;
+        killed.add(pid);
+        process.kill(pid, 'SIGKILL');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(looping.exited).toEqual({ code: 1, signal: null });
+    expect(killed.size).toBe(5);
+    const fatal = looping.lines.filter((line) => line.includes('"level":60'));
+    expect(fatal).toHaveLength(1);
+    expect(JSON.parse(fatal[0]!)).toMatchObject({ worker: 2, msg: 'worker 2 is crash-looping (5 exits within 60 s): stopping' });
+    expect(alive(first)).toBe(false);
+  }, 240_000);
 });
