@@ -65,15 +65,21 @@ class Stack {
 async function database(config: Config, logger: Logger, stack: Stack, worker?: WorkerStart): Promise<string> {
   if (config.databaseUrl) return config.databaseUrl;
   if (worker?.databaseUrl) return worker.databaseUrl;
-  const embedded: EmbeddedDatabase = await startEmbeddedPostgres(join(config.dataDir, 'postgres'), logger).catch((error: unknown) => {
+  const embedded = await startEmbedded(config, logger);
+  stack.push('embedded postgres', () => embedded.stop());
+  return embedded.url;
+}
+
+/** The embedded PostgreSQL under `DATA_DIR`; a directory another running Qantara uses is refused. */
+export async function startEmbedded(config: Config, logger: Logger): Promise<EmbeddedDatabase> {
+  const embedded = await startEmbeddedPostgres(join(config.dataDir, 'postgres'), logger).catch((error: unknown) => {
     if (!(error instanceof DataDirInUseError)) throw error;
     throw new StartupRefusal(
       `DATA_DIR ${config.dataDir} is in use by PostgreSQL pid ${error.pid} — another Qantara running (pid ${error.owner})?`,
     );
   });
-  stack.push('embedded postgres', () => embedded.stop());
   logger.info({ port: embedded.port }, 'embedded PostgreSQL started');
-  return embedded.url;
+  return embedded;
 }
 
 async function subgraphs(

@@ -1,13 +1,12 @@
 import cluster, { type Worker } from 'node:cluster';
-import { join } from 'node:path';
 import type { Config } from '../runtime/config.js';
-import { DataDirInUseError, startEmbeddedPostgres, type EmbeddedDatabase } from '../runtime/embedded-postgres.js';
+import type { EmbeddedDatabase } from '../runtime/embedded-postgres.js';
 import type { Logger } from '../runtime/logger.js';
-import { StartupRefusal, type WorkerStart } from './system.js';
+import { StartupRefusal, startEmbedded, type WorkerStart } from './system.js';
 
 /**
  * Several HTTP workers on one port (`WEB_CONCURRENCY` > 1, ADR 0044). The primary process
- * loads no application code: it starts embedded PostgreSQL when there is no `DATABASE_URL`,
+ * loads no gateway or subgraph code: it starts embedded PostgreSQL when there is no `DATABASE_URL`,
  * forks worker 1 (migrations, first-start jobs, queue consumers, the banner), then the others
  * once it listens; node:cluster hands connections to them in turn. A worker that dies is forked
  * again after a pause that doubles with each exit; five exits of one worker within a minute are
@@ -121,13 +120,7 @@ export function startPrimary(config: Config, logger: Logger): Primary {
   const started = (async () => {
     let databaseUrl: string | undefined;
     if (!config.databaseUrl) {
-      embedded = await startEmbeddedPostgres(join(config.dataDir, 'postgres'), logger).catch((error: unknown) => {
-        if (!(error instanceof DataDirInUseError)) throw error;
-        throw new StartupRefusal(
-          `DATA_DIR ${config.dataDir} is in use by PostgreSQL pid ${error.pid} — another Qantara running (pid ${error.owner})?`,
-        );
-      });
-      logger.info({ port: embedded.port }, 'embedded PostgreSQL started');
+      embedded = await startEmbedded(config, logger);
       databaseUrl = embedded.url;
     }
     if (stopping) throw new Error('stopped during start-up');
