@@ -16,6 +16,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['reflect-metadata'],
     pool: 'forks',
+    // Servers a test starts from main.ts run as one process (several HTTP workers are tested by name).
+    env: { WEB_CONCURRENCY: '1' },
     // Whole-stack files wait on PostgreSQL and sockets more than they compute: three files at a
     // time keep both cores of the reference machine busy (the default is one file per core minus one).
     maxWorkers: 3,

@@ -10,7 +10,17 @@ import { median, table, type BenchModule } from './report.js';
 async function timeToReady(dataDir: string): Promise<number> {
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info', DEMO_LIBRARY: 'false' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'info',
+      DEMO_LIBRARY: 'false',
+      // One process, as the figures recorded so far, unless the run asks for workers.
+      WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? '1',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const elapsed = await new Promise<number>((resolve, reject) => {

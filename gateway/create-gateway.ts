@@ -162,6 +162,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     parseOptions: { maxTokens: GATEWAY_LIMITS.maxTokens },
     validationRules: [...armor.validationRules, KnownRootOperationRule],
     allowBatchedHttpRequests: false,
+    // The process stops the gateway after its HTTP server has drained; Apollo's own handler
+    // (on unless NODE_ENV=test) would stop it at the signal and fail the requests in flight.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: true,
     introspection: true,

@@ -3,6 +3,8 @@
  * anything starts. A bad value stops the process with one line naming the variable.
  */
 
+import { availableParallelism } from 'node:os';
+
 export const SUBGRAPH_NAMES = ['library', 'research', 'operations'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
 
@@ -46,6 +48,11 @@ export interface Config {
    * always on in `ROLE=worker`, never in the other roles.
    */
   readonly queueConsumers: boolean;
+  /**
+   * How many HTTP worker processes `ROLE=all` runs on one port (`WEB_CONCURRENCY`, default the
+   * number of cores); 1 is one process doing everything. Other roles run one process each.
+   */
+  readonly webConcurrency: number;
   readonly llmBaseUrl: string | undefined;
   readonly llmApiKey: string | undefined;
   readonly llmModel: string | undefined;
@@ -445,6 +452,13 @@ function queueConsumers(env: Env, role: Role): boolean {
   return wanted && (role === 'all' || role === 'worker');
 }
 
+/** `WEB_CONCURRENCY`: HTTP workers of `ROLE=all`; the other roles scale by running more processes. */
+function webConcurrency(env: Env, role: Role): number {
+  const workers = integer(env, 'WEB_CONCURRENCY', role === 'all' ? Math.min(availableParallelism(), 64) : 1, 1, 64);
+  if (workers > 1 && role !== 'all') throw new ConfigError('WEB_CONCURRENCY', `must be 1 with ROLE=${role}: run more processes instead`);
+  return workers;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const role = oneOf(env, 'ROLE', ROLES, 'all');
   const subgraphUrls: Partial<Record<SubgraphName, string>> = {};
@@ -485,6 +499,7 @@ export function loadConfig(env: Env = process.env): Config {
     meiliApiKey: optional(env, 'MEILI_API_KEY'),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     queueConsumers: queueConsumers(env, role),
+    webConcurrency: webConcurrency(env, role),
     llmBaseUrl,
     llmApiKey: optional(env, 'LLM_API_KEY'),
     llmModel: optional(env, 'LLM_MODEL') ?? (llmBaseUrl ? 'gpt-4o-mini' : undefined),

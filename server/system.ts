@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
 import { join } from 'node:path';
 import type { SubgraphTargets } from '../gateway/create-gateway.js';
 import type { SubscriptionServer } from '../gateway/subscriptions/subscription-server.js';
@@ -25,9 +26,19 @@ export class StartupRefusal extends Error {
 export interface System {
   readonly port: number;
   readonly url: string;
+  /** The address bound, as its `listening` line names it. */
+  readonly bound: { readonly address: string; readonly port: number; readonly url: string };
   readonly databaseUrl: string | undefined;
   readonly metrics: Metrics;
   stop(): Promise<void>;
+}
+
+/** How a process of several HTTP workers (`WEB_CONCURRENCY`, server/workers.ts) starts one of them. */
+export interface WorkerStart {
+  /** 1 to `WEB_CONCURRENCY`; worker 1 runs the queue consumers, migrations and first-start jobs, and prints the banner. */
+  readonly index: number;
+  /** The database the primary process started (embedded PostgreSQL), or undefined with `DATABASE_URL`. */
+  readonly databaseUrl: string | undefined;
 }
 
 /** Stops what was started, newest first, and never throws. */
@@ -51,17 +62,24 @@ class Stack {
   }
 }
 
-async function database(config: Config, logger: Logger, stack: Stack): Promise<string> {
+async function database(config: Config, logger: Logger, stack: Stack, worker?: WorkerStart): Promise<string> {
   if (config.databaseUrl) return config.databaseUrl;
-  const embedded: EmbeddedDatabase = await startEmbeddedPostgres(join(config.dataDir, 'postgres'), logger).catch((error: unknown) => {
+  if (worker?.databaseUrl) return worker.databaseUrl;
+  const embedded = await startEmbedded(config, logger);
+  stack.push('embedded postgres', () => embedded.stop());
+  return embedded.url;
+}
+
+/** The embedded PostgreSQL under `DATA_DIR`; a directory another running Qantara uses is refused. */
+export async function startEmbedded(config: Config, logger: Logger): Promise<EmbeddedDatabase> {
+  const embedded = await startEmbeddedPostgres(join(config.dataDir, 'postgres'), logger).catch((error: unknown) => {
     if (!(error instanceof DataDirInUseError)) throw error;
     throw new StartupRefusal(
       `DATA_DIR ${config.dataDir} is in use by PostgreSQL pid ${error.pid} — another Qantara running (pid ${error.owner})?`,
     );
   });
-  stack.push('embedded postgres', () => embedded.stop());
   logger.info({ port: embedded.port }, 'embedded PostgreSQL started');
-  return embedded.url;
+  return embedded;
 }
 
 async function subgraphs(
@@ -72,11 +90,12 @@ async function subgraphs(
   metrics: Metrics,
   stack: Stack,
   origin: PublicOrigin,
+  migrations = true,
 ) {
   const { startSubgraph } = await import('../subgraphs/shared/host.js');
   const running: Partial<Record<SubgraphName, RunningSubgraph>> = {};
   for (const name of names) {
-    const subgraph = await startSubgraph(await loadSubgraph(name), { config, databaseUrl, logger, metrics, origin });
+    const subgraph = await startSubgraph(await loadSubgraph(name), { config, databaseUrl, logger, metrics, origin, migrations });
     stack.push(`subgraph ${name}`, () => subgraph.close());
     running[name] = subgraph;
     const pool = (await subgraph.orm.em.getConnection().getNativeClient()) as {
@@ -118,15 +137,20 @@ function finish(
   metrics: Metrics,
   databaseUrl: string | undefined,
   subscriptions?: SubscriptionServer,
+  worker?: WorkerStart,
 ): System {
   let stopping: Promise<void> | undefined;
   const url = `http://127.0.0.1:${http.port}`;
-  // The role is already bound on the logger; the line names the address actually bound.
+  // The role is already bound on the logger; the line names the address actually bound. A
+  // worker's line is its own: the primary says `listening` once every worker does.
   const { address } = http.server.address() as AddressInfo;
-  logger.info({ address, port: http.port, url: `http://${address.includes(':') ? `[${address}]` : address}:${http.port}` }, 'listening');
+  const bound = { address, port: http.port, url: `http://${address.includes(':') ? `[${address}]` : address}:${http.port}` };
+  if (worker) logger.info({ ...bound, pid: process.pid }, 'worker listening');
+  else logger.info(bound, 'listening');
   return {
     port: http.port,
     url,
+    bound,
     databaseUrl,
     metrics,
     stop() {
@@ -143,12 +167,22 @@ function finish(
   };
 }
 
+/** Names the HTTP worker that answered, on every answer and WebSocket upgrade, when there are several. */
+const WORKER_HEADER = 'Qantara-Worker';
+
+function workerHeader(index: number): Koa.Middleware {
+  return async (ctx, next) => {
+    ctx.set(WORKER_HEADER, String(index));
+    await next();
+  };
+}
+
 /**
  * Starts the process for its role: everything in one process (`all`), the
  * gateway alone against remote subgraphs, one subgraph over HTTP, or a worker.
  * The gateway's and each subgraph's code is imported by the roles that run it only.
  */
-export async function startSystem(config: Config, logger: Logger): Promise<System> {
+export async function startSystem(config: Config, logger: Logger, worker?: WorkerStart): Promise<System> {
   const stack = new Stack(logger);
   const metrics = createMetrics();
   try {
@@ -181,8 +215,10 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
     if (config.role === 'gateway') {
       targets = config.subgraphUrls as SubgraphTargets;
     } else {
-      databaseUrl = await database(config, logger, stack);
-      const running = await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack, served.origin);
+      databaseUrl = await database(config, logger, stack, worker);
+      // Worker 1 has migrated before the others start; a restarted worker 1 migrates again (a no-op under the lock).
+      const first = (worker?.index ?? 1) === 1;
+      const running = await subgraphs(SUBGRAPH_NAMES, config, databaseUrl, logger, metrics, stack, served.origin, first);
       targets = running as SubgraphTargets;
       mounts = SUBGRAPH_NAMES.flatMap((name) => running[name]!.http(served.origin));
     }
@@ -222,6 +258,8 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       identity: config,
     });
     trustProxy(app, config.trustProxy);
+    // Which worker answered, first of all middleware so every answer carries it (`app.use` would append).
+    if (worker) app.middleware.unshift(workerHeader(worker.index));
     const http = await listen(app, config.port, config.host);
     served.listening(http);
     const subscriptions = attachSubscriptions({
@@ -231,8 +269,10 @@ export async function startSystem(config: Config, logger: Logger): Promise<Syste
       subscriptions: SUBSCRIPTIONS,
       databaseUrl: databaseUrl ?? config.databaseUrl,
       logger,
+      upgradeHeaders: worker ? { [WORKER_HEADER]: String(worker.index) } : undefined,
     });
-    const system = finish(config, logger, stack, http, metrics, databaseUrl, subscriptions);
+    const system = finish(config, logger, stack, http, metrics, databaseUrl, subscriptions, worker);
+    if (worker && worker.index !== 1) return system;
     // The demo data is made by the subgraphs this process runs; a separate gateway does not know of it.
     const demo = config.role === 'all';
     const demoEmails =

@@ -30,6 +30,8 @@ export interface SubscriptionServerOptions {
   /** Where the feeds are; without one, subscribing answers 503. */
   readonly databaseUrl: string | undefined;
   readonly logger: Logger;
+  /** Headers every WebSocket upgrade answer carries (which HTTP worker took the connection). */
+  readonly upgradeHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface SubscriptionServer {
@@ -179,6 +181,8 @@ function onlySubscriptions(query: string, operationName: string | null | undefin
 export function attachSubscriptions(options: SubscriptionServerOptions): SubscriptionServer {
   const subscriptions = new GatewaySubscriptions(options);
   const wss = new WebSocketServer({ server: options.server, path: '/graphql' });
+  const upgradeHeaders = Object.entries(options.upgradeHeaders ?? {}).map(([name, value]) => `${name}: ${value}`);
+  if (upgradeHeaders.length > 0) wss.on('headers', (headers) => headers.push(...upgradeHeaders));
   const disposable = useServer<Record<string, unknown>, { state?: ConnectionState }>(
     {
       schema: () => subscriptions.current().schema,

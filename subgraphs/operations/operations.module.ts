@@ -93,7 +93,7 @@ export const operationsModule: SubgraphModule = {
       notifications,
       new OperationsHealthService(runtime, keys, documents.checks),
       iam,
-      new AccountsService(iam, signIn, mailer, box, new BotChallenge(runtime.config)),
+      new AccountsService(iam, signIn, mailer, box, new BotChallenge(runtime.config, box)),
       new ExternalSignInService(runtime.config.oidcProviders, iam, runtime.logger.child({ component: 'external-sign-in' })),
       new ApiKeysService(),
       attempts,

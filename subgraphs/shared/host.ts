@@ -44,6 +44,8 @@ export interface StartSubgraphOptions {
   readonly metrics?: Pick<Metrics, 'operationCalls'> & Partial<Pick<Metrics, 'databaseQueries'>>;
   /** Where clients reach the deployment; by default `PUBLIC_BASE_URL` (reading it without one throws). */
   readonly origin?: PublicOrigin;
+  /** Apply pending migrations first (default); off where another process of the same start has applied them. */
+  readonly migrations?: boolean;
 }
 
 const configuredOrigin =
@@ -69,7 +71,7 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
     logger: logger.child({ component: 'queues' }),
   });
   try {
-    await migrate(orm, module.database, options.databaseUrl, logger);
+    if (options.migrations !== false) await migrate(orm, module.database, options.databaseUrl, logger);
     const origin = options.origin ?? configuredOrigin(options.config);
     const runtime: SubgraphRuntime = { config: options.config, orm, database: module.database, logger, queues, origin };
     const services = serviceLookup(`subgraph ${module.name}`, module.createServices(runtime));

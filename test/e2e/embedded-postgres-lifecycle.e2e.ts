@@ -20,8 +20,8 @@ async function dataDir(): Promise<string> {
   return dir;
 }
 
-function server(dir: string, name: string): RoleProcess {
-  const qantara = new RoleProcess({ role: 'all', name, processGroup: true, env: { DATA_DIR: dir, DATABASE_URL: '' } });
+function server(dir: string, name: string, env: Record<string, string> = {}): RoleProcess {
+  const qantara = new RoleProcess({ role: 'all', name, processGroup: true, env: { DATA_DIR: dir, DATABASE_URL: '', ...env } });
   started.push(qantara);
   return qantara;
 }
@@ -90,6 +90,24 @@ describe('embedded PostgreSQL lifecycle', () => {
     expect(complaints).toEqual([]);
     expect(qantara.lines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
     expect(alive(pid)).toBe(false);
+    expect(postmasterPid(dir)).toBeUndefined();
+  }, 300_000);
+
+  it('with two HTTP workers, Ctrl-C stops both, then the cluster: exit 0, no warning, error or stack trace, no process left', async () => {
+    const dir = await dataDir();
+    const qantara = server(dir, 'interrupted-workers', { WEB_CONCURRENCY: '2' });
+    await qantara.start();
+    const pid = postmasterPid(dir)!;
+    const workers = qantara.lines
+      .filter((line) => line.includes('"msg":"worker listening"'))
+      .map((line) => (JSON.parse(line) as { pid: number }).pid);
+    expect(workers).toHaveLength(2);
+    const ended = await qantara.interrupt();
+    expect(ended).toEqual({ code: 0, signal: null });
+    const complaints = qantara.lines.filter((line) => (logLevelOf(line) ?? 0) >= 40 || /^\s+at /.test(line) || /"stack"/.test(line));
+    expect(complaints).toEqual([]);
+    expect(qantara.lines.filter((line) => line.includes('"msg":"stopped"'))).toHaveLength(3);
+    expect([pid, ...workers].filter(alive)).toEqual([]);
     expect(postmasterPid(dir)).toBeUndefined();
   }, 300_000);
 

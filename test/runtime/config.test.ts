@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEMO_WELCOME_CREDITS, loadConfig } from '../../runtime/config.js';
 
@@ -119,6 +120,17 @@ describe('configuration', () => {
     expect(loadConfig({ ROLE: 'worker' }).queueConsumers).toBe(true);
     expect(loadConfig({ ROLE: 'subgraph:operations' }).queueConsumers).toBe(false);
     expect(loadConfig({ ROLE: 'gateway', ...urls }).queueConsumers).toBe(false);
+  });
+
+  it('runs one HTTP worker per core in ROLE=all unless WEB_CONCURRENCY says otherwise, and one process in the other roles', () => {
+    expect(loadConfig({}).webConcurrency).toBe(Math.min(availableParallelism(), 64));
+    expect(loadConfig({ WEB_CONCURRENCY: '3' }).webConcurrency).toBe(3);
+    expect(loadConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
+    expect(loadConfig({ ROLE: 'worker' }).webConcurrency).toBe(1);
+    expect(() => loadConfig({ WEB_CONCURRENCY: '0' })).toThrow('WEB_CONCURRENCY must be an integer from 1 to 64 (got "0")');
+    expect(() => loadConfig({ ROLE: 'worker', WEB_CONCURRENCY: '2' })).toThrow(
+      'WEB_CONCURRENCY must be 1 with ROLE=worker: run more processes instead',
+    );
   });
 
   it('stops the process with one line naming the variable', () => {

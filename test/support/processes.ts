@@ -31,12 +31,20 @@ process.once('exit', () => {
 /** What a child inherits from this process: enough to run node, nothing that configures the app. */
 function baseEnv(): Record<string, string> {
   const kept = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : []));
-  return { ...Object.fromEntries(kept), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DEMO_LIBRARY: 'false', CHALLENGE: 'off' };
+  return {
+    ...Object.fromEntries(kept),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DEMO_LIBRARY: 'false',
+    CHALLENGE: 'off',
+    WEB_CONCURRENCY: '1',
+  };
 }
 
 export interface RoleProcessOptions {
   readonly role: Role;
-  /** The process's configuration, over `PORT=0`, `HOST=127.0.0.1`, `LOG_LEVEL=info`, `DEMO_LIBRARY=false`, `CHALLENGE=off`. */
+  /** The process's configuration, over `PORT=0`, `HOST=127.0.0.1`, `LOG_LEVEL=info`, `DEMO_LIBRARY=false`, `CHALLENGE=off`, `WEB_CONCURRENCY=1`. */
   readonly env?: Readonly<Record<string, string>>;
   /** Names the process in errors and echoed logs; the role unless given. */
   readonly name?: string;

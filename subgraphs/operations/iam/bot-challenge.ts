@@ -1,7 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Config } from '../../../runtime/config.js';
+import type { SecretBox } from '../../shared/secret-box.js';
 import { OperationsError } from '../operations.errors.js';
 
 /**
@@ -12,15 +13,16 @@ import { OperationsError } from '../operations.errors.js';
  */
 export const ALTCHA_WORK = { algorithm: 'SHA-256', cost: 10, counterMin: 5_000, counterMax: 20_000, validSeconds: 600 } as const;
 
-type ChallengeConfig = Pick<Config, 'challenge' | 'challengeSecret' | 'challengeVerifyUrl' | 'secretsKey'>;
+type ChallengeConfig = Pick<Config, 'challenge' | 'challengeSecret' | 'challengeVerifyUrl'>;
 
 /**
  * The bot challenge of registration (`CHALLENGE`, docs/adr):
  * - `altcha` (default): a self-hosted proof of work; `GET /api/v1/iam/challenge` issues a
  *   signed challenge and `challenge_token` carries the solved payload (base64 JSON of
  *   `{challenge, solution}`, as the ALTCHA widget submits it). Signed with a key derived
- *   from `SECRETS_KEY` (without it, a key of this process: set `SECRETS_KEY` when several
- *   instances serve registration). A solved challenge is taken once per process.
+ *   from the secrets key (`SECRETS_KEY`, or the one generated into `DATA_DIR`), so every HTTP
+ *   worker and instance sharing it verifies what another issued. A solved challenge is taken
+ *   once per process (ADR 0044: at most once per worker).
  * - `turnstile`: a Turnstile-compatible `siteverify` endpoint checks the widget's token with
  *   `CHALLENGE_SECRET` (`CHALLENGE_VERIFY_URL`).
  * - `off`: no challenge.
@@ -31,8 +33,11 @@ export class BotChallenge {
   /** Signatures of solved challenges already taken, with when they expire (ms). */
   private readonly spent = new Map<string, number>();
 
-  constructor(private readonly config: ChallengeConfig) {
-    const base = config.secretsKey ?? randomBytes(32).toString('base64');
+  constructor(
+    private readonly config: ChallengeConfig,
+    box: Pick<SecretBox, 'derive'>,
+  ) {
+    const base = box.derive('altcha-challenge').toString('base64');
     const derive = (label: string) => createHmac('sha256', base).update(label).digest('base64url');
     this.signatureSecret = derive('altcha-challenge-signature');
     this.keySignatureSecret = derive('altcha-key-signature');
