@@ -1,4 +1,4 @@
-// The import boundaries of docs/adr/0043, checked by `npm run lint` (depcruise).
+// The import boundaries of docs/adr/0042, checked by `npm run lint` (depcruise).
 
 /**
  * The layers, bottom to top. A file may import its own layer and the layers below it,

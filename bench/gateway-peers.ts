@@ -9,6 +9,7 @@ import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
 import { SUPERGRAPH_PATH } from '../server/system.js';
 import { demoEmail, login, OPERATIONS_ENV } from '../test/support/operations.js';
 import { targetAt } from '../test/support/demo-organization.js';
+import { freePort } from '../test/support/loopback.js';
 import { Deployment, type RoleProcess } from '../test/support/processes.js';
 import { build, isStale } from '../scripts/build.js';
 import { ROOT } from './harness.js';
@@ -32,7 +33,9 @@ import { median, table, type BenchModule } from './report.js';
  * The cross-subgraph query: root fields of two subgraphs in one operation. Switch it to the
  * federated `User` entity (`researchWorkspace`, `libraryKeys`) once that exists.
  */
-export const CROSS_SUBGRAPH_QUERY = '{ libraryMe { usedToday key { id plan status } } iamJwks { keys } }';
+/** Three subgraphs through `_entities` (docs/adr/0039): the account from operations, its workspace from research, its keys from the library. */
+export const CROSS_SUBGRAPH_QUERY =
+  '{ iamMe { user { id email name researchWorkspace { id creditBalance } libraryKeys { plan status createdAt } } } }';
 
 const USER_FIELDS = 'id email name organizationId roles objectIds superAdmin active emailVerified bannedAt apiAccess createdAt';
 /** One subgraph (operations), as a signed-in demo Admin: 7 reference books × 5 fields, 12 of the user, 6 of the organization. */
@@ -43,7 +46,11 @@ type Credential = 'library' | 'operations';
 const QUERIES: ReadonlyArray<{ name: string; query: string; credential: Credential }> = [
   { name: '`{ __typename }`', query: '{ __typename }', credential: 'library' },
   { name: 'one subgraph, ~53 fields (`coreReferenceBooks` + `iamMe`)', query: SINGLE_SUBGRAPH_QUERY, credential: 'operations' },
-  { name: 'two subgraphs (`libraryMe` + `iamJwks`)', query: CROSS_SUBGRAPH_QUERY, credential: 'library' },
+  {
+    name: 'three subgraphs, the `User` entity (`iamMe { user { researchWorkspace libraryKeys } }`)',
+    query: CROSS_SUBGRAPH_QUERY,
+    credential: 'operations',
+  },
 ];
 const CONNECTIONS = [1, 32] as const;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -138,7 +145,14 @@ async function run(): Promise<string> {
   if (isStale()) await build();
   const dir = await mkdtemp(join(tmpdir(), 'qantara-bench-peers-'));
   const database = await startEmbeddedPostgres(join(dir, 'pg'));
-  const deployment = await Deployment.create(database.url, { ...OPERATIONS_ENV, ADMIN_TOKEN, DEMO_LIBRARY: 'true' });
+  // Research and the library verify the account's token against the keys operations publishes at the public origin: Qantara's gateway.
+  const gatewayPort = await freePort();
+  const deployment = await Deployment.create(database.url, {
+    ...OPERATIONS_ENV,
+    ADMIN_TOKEN,
+    DEMO_LIBRARY: 'true',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+  });
   const peers: ChildProcess[] = [];
   try {
     const subgraphs: RoleProcess[] = await deployment.start(
@@ -148,7 +162,11 @@ async function run(): Promise<string> {
       subgraphs.map((subgraph) => [`SUBGRAPH_${subgraph.role.slice(9).toUpperCase()}_URL`, `${subgraph.url}/graphql`]),
     );
     // One access-log line in a hundred, as a busy gateway is configured (README, `ACCESS_LOG_SAMPLE`); the peers log nothing.
-    const [qantara] = await deployment.start({ role: 'gateway', built: true, env: { ...urls, ACCESS_LOG_SAMPLE: '0.01' } });
+    const [qantara] = await deployment.start({
+      role: 'gateway',
+      built: true,
+      env: { ...urls, ACCESS_LOG_SAMPLE: '0.01', PORT: String(gatewayPort) },
+    });
     const peerEnv = { ...urls, SUPERGRAPH_PATH };
     const stock = await startPeer('apollo-stock.ts', peerEnv);
     const hive = await startPeer('hive.ts', peerEnv);

@@ -5,7 +5,7 @@ import type { Logger } from '../runtime/logger.js';
 import { StartupRefusal, startEmbedded, type WorkerStart } from './system.js';
 
 /**
- * Several HTTP workers on one port (`WEB_CONCURRENCY` > 1, ADR 0044). The primary process
+ * Several HTTP workers on one port (`WEB_CONCURRENCY` > 1, ADR 0043). The primary process
  * loads no gateway or subgraph code: it starts embedded PostgreSQL when there is no `DATABASE_URL`,
  * forks worker 1 (migrations, first-start jobs, queue consumers, the banner), then the others
  * once it listens; node:cluster hands connections to them in turn. A worker that dies is forked

@@ -26,8 +26,6 @@ import { WebhookDispatchCursorEntity } from './webhooks/webhook-dispatch-cursor.
 import { SagaEntity } from './sagas/saga.entity.js';
 import { SagaStepEntity } from './sagas/saga.entity.js';
 import { DeadLetterEntity } from './sagas/dead-letter.entity.js';
-import { TopicHeadEntity } from './sagas/topic-feed.entity.js';
-import { TopicEventEntity } from './sagas/topic-feed.entity.js';
 import { ProductionObjectEntity } from './reference-books/reference-book.entity.js';
 import { TmcCategoryEntity } from './reference-books/reference-book.entity.js';
 import { DowntimeCategoryEntity } from './reference-books/reference-book.entity.js';
@@ -36,6 +34,7 @@ import { PositionEntity } from './reference-books/reference-book.entity.js';
 import { SystemRoleEntity } from './reference-books/reference-book.entity.js';
 import { MaintenanceNormEntity } from './reference-books/reference-book.entity.js';
 import { ImportBatchEntity } from './reference-books/import-batch.entity.js';
+import { topicFeedEntities } from '../shared/events/topic-feed.entity.js';
 
 /** The entities of the operations platform modules (core, iam, organizations, webhooks, sagas, reference books). */
 export const PLATFORM_ENTITIES = [
@@ -67,8 +66,7 @@ export const PLATFORM_ENTITIES = [
   SagaEntity,
   SagaStepEntity,
   DeadLetterEntity,
-  TopicHeadEntity,
-  TopicEventEntity,
+  ...topicFeedEntities(),
   ProductionObjectEntity,
   TmcCategoryEntity,
   DowntimeCategoryEntity,

@@ -22,7 +22,7 @@ type ChallengeConfig = Pick<Config, 'challenge' | 'challengeSecret' | 'challenge
  *   `{challenge, solution}`, as the ALTCHA widget submits it). Signed with a key derived
  *   from the secrets key (`SECRETS_KEY`, or the one generated into `DATA_DIR`), so every HTTP
  *   worker and instance sharing it verifies what another issued. A solved challenge is taken
- *   once per process (ADR 0044: at most once per worker).
+ *   once per process (ADR 0043: at most once per worker).
  * - `turnstile`: a Turnstile-compatible `siteverify` endpoint checks the widget's token with
  *   `CHALLENGE_SECRET` (`CHALLENGE_VERIFY_URL`).
  * - `off`: no challenge.
