@@ -7,7 +7,7 @@ import { Document, type DocumentData, DOCUMENT_MAX_BYTES } from '../../../contra
 import type { Logger } from '../../../runtime/logger.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
-import { defineStateMachine, transition } from '../core/state-machine.js';
+import { defineStateMachine, requireState, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { DocumentEntity } from './document.entity.js';
 import { DocumentError } from './documents.errors.js';
@@ -61,8 +61,7 @@ export class DocumentsService {
   async confirm(em: EntityManager, principal: Principal, id: string, sha256?: string): Promise<DocumentData> {
     const row = await em.findOne(DocumentEntity, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!row) throw OperationsError.notFound('Document');
-    const { from } = documentStates.transitions.confirm;
-    if (!from.includes(row.status)) throw OperationsError.stateConflict('Document', row.status, 'confirm', from);
+    requireState(documentStates, 'confirm', row.status);
     const keys = documentKeys(row);
     await this.takeUpload(keys);
     const inspected = await this.inspect(keys.stored);

@@ -7,7 +7,8 @@ export type MaintenanceState = 'scheduled' | 'inProgress' | 'completed' | 'cance
 
 export const assetMachine = defineStateMachine<
   AssetState,
-  'move' | 'toMaintenance' | 'fromMaintenance' | 'conserve' | 'returnFromConservation' | 'decommission'
+  'move' | 'toMaintenance' | 'fromMaintenance' | 'conserve' | 'returnFromConservation' | 'decommission',
+  'schedule maintenance' | 'start maintenance' | 'sendToMaintenance' | 'toRepair' | 'fromRepair'
 >({
   entity: 'Asset',
   table: '"operations"."asset"',
@@ -21,6 +22,17 @@ export const assetMachine = defineStateMachine<
     conserve: { from: ['operational'], to: 'conserved' },
     returnFromConservation: { from: ['conserved'], to: 'operational' },
     decommission: { from: ['operational', 'maintenance', 'conserved'], to: 'decommissioned' },
+  },
+  /**
+   * Checked under the asset's lock before a maintenance record is opened or closed: the
+   * record's own change comes first, the asset's `toMaintenance`/`fromMaintenance` after it.
+   */
+  requires: {
+    'schedule maintenance': ['operational', 'maintenance', 'conserved'],
+    'start maintenance': ['operational'],
+    sendToMaintenance: ['operational'],
+    toRepair: ['operational'],
+    fromRepair: ['maintenance'],
   },
 });
 

@@ -5,7 +5,7 @@ import { MaintenanceRecord, type AssetData, type MaintenanceData } from '../../.
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
-import { transition } from '../core/state-machine.js';
+import { requireState, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { lockAsset, toAsset, type AssetRow } from './assets.js';
 import { EamError } from './eam.errors.js';
@@ -22,11 +22,6 @@ interface MaintenanceRow {
   readonly kind: 'maintenance' | 'repair';
   readonly status: MaintenanceState;
   readonly [column: string]: unknown;
-}
-
-/** Only an operational asset goes under maintenance (one record in progress per asset). */
-function operational(asset: AssetRow, action: string): void {
-  if (asset.status !== 'operational') throw OperationsError.stateConflict('Asset', asset.status, action, ['operational']);
 }
 
 /**
@@ -49,15 +44,14 @@ export class MaintenanceService {
 
   async schedule(em: EntityManager, caller: Principal, input: ContractInput<typeof eamScheduleMaintenance>) {
     const asset = await lockAsset(em, input.assetId);
-    if (asset.status === 'decommissioned') {
-      throw OperationsError.stateConflict('Asset', asset.status, 'schedule maintenance', ['operational', 'maintenance', 'conserved']);
-    }
+    requireState(assetMachine, 'schedule maintenance', asset.status);
     return toMaintenance(await this.insert(em, caller, asset, 'maintenance', input.reason, input.scheduledAt));
   }
 
   async start(em: EntityManager, caller: Principal, id: string): Promise<MaintenanceData> {
     const asset = await lockAsset(em, (await this.row(em, id)).assetId);
-    if ((await this.row(em, id)).status === 'scheduled') operational(asset, 'start maintenance');
+    // Only an operational asset goes under maintenance (one record in progress per asset).
+    if ((await this.row(em, id)).status === 'scheduled') requireState(assetMachine, 'start maintenance', asset.status);
     const row = await transition(em, maintenanceMachine, 'start', id, {
       set: { performed_by: caller.userId },
       setSql: { started_at: 'now()' },
@@ -91,7 +85,7 @@ export class MaintenanceService {
   /** Send to maintenance or to repair: a record opened and started at once, the asset under it. */
   async openNow(em: EntityManager, caller: Principal, assetId: string, kind: 'maintenance' | 'repair', reason: string): Promise<AssetData> {
     const asset = await lockAsset(em, assetId);
-    operational(asset, kind === 'repair' ? 'toRepair' : 'sendToMaintenance');
+    requireState(assetMachine, kind === 'repair' ? 'toRepair' : 'sendToMaintenance', asset.status);
     const record = await this.insert(em, caller, asset, kind, reason, null);
     await transition(em, maintenanceMachine, 'start', record.id, { set: { performed_by: caller.userId }, setSql: { started_at: 'now()' } });
     const updated = await transition(em, assetMachine, 'toMaintenance', assetId, { set: { maintenance_id: record.id } });
@@ -102,7 +96,7 @@ export class MaintenanceService {
   /** Return from repair: completes the repair in progress; planned maintenance is completed through its record. */
   async returnFromRepair(em: EntityManager, caller: Principal, assetId: string, notes?: string): Promise<AssetData> {
     const asset = await lockAsset(em, assetId);
-    if (asset.status !== 'maintenance') throw OperationsError.stateConflict('Asset', asset.status, 'fromRepair', ['maintenance']);
+    requireState(assetMachine, 'fromRepair', asset.status);
     const record = await this.row(em, asset.maintenance_id!);
     if (record.kind !== 'repair') throw EamError.notInRepair();
     await this.complete(em, caller, record.id, notes);

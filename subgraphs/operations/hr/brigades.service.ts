@@ -10,7 +10,7 @@ import { Brigade, type BrigadeData, BrigadeMembership, type BrigadeMembershipDat
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
-import { defineStateMachine, transition } from '../core/state-machine.js';
+import { defineStateMachine, requireState, transition } from '../core/state-machine.js';
 import type { TrashEntity } from '../core/trash.service.js';
 import { OperationsError } from '../operations.errors.js';
 import { BrigadeEntity, BrigadeMembershipEntity } from './brigade.entity.js';
@@ -26,11 +26,12 @@ const membershipRecord = recordMapper<BrigadeMembershipData>(BrigadeMembership);
 export const brigadeTrash: TrashEntity = { slug: 'brigades', entity: 'Brigade', table: BRIGADE };
 
 /** The seed's Brigade row of States and transitions. */
-export const brigadeStates = defineStateMachine<'active' | 'inactive', 'disband'>({
+export const brigadeStates = defineStateMachine<'active' | 'inactive', 'disband', 'update' | 'add member'>({
   entity: 'Brigade',
   table: BRIGADE,
   column: 'status',
   transitions: { disband: { from: ['active'], to: 'inactive' } },
+  requires: { update: ['active'], 'add member': ['active'] },
 });
 
 export type BrigadeFilter = ContractInput<typeof hrListBrigades>;
@@ -71,7 +72,7 @@ export class BrigadesService {
   /** Name, work type and brigadier of an active brigade. */
   async update(em: EntityManager, input: ContractInput<typeof hrUpdateBrigade>): Promise<BrigadeData> {
     const brigade = await lockBrigade(em, input.id);
-    if (brigade.status !== 'active') throw OperationsError.stateConflict('Brigade', brigade.status, 'update', ['active']);
+    requireState(brigadeStates, 'update', brigade.status);
     if (input.brigadierId) await requireAssignable(em, input.brigadierId, 'brigadierId', brigade.objectId);
     if (input.name !== undefined) brigade.name = input.name;
     if (input.workType !== undefined) brigade.workType = input.workType;
@@ -97,7 +98,7 @@ export class BrigadesService {
     input: ContractInput<typeof hrAddBrigadeMember>,
   ): Promise<BrigadeMembershipData> {
     const brigade = await brigadeForShare(em, input.id);
-    if (brigade.status !== 'active') throw OperationsError.stateConflict('Brigade', brigade.status, 'add member', ['active']);
+    requireState(brigadeStates, 'add member', brigade.status);
     await requireAssignable(em, input.personnelId, 'personnelId', brigade.objectId);
     const fromDate = input.fromDate ?? today();
     const current = await em.findOne(BrigadeMembershipEntity, { personnelId: input.personnelId, toDate: null }, { refresh: true });

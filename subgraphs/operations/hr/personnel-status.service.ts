@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ContractInput } from '../../../contracts/operation.js';
 import type { hrTerminatePersonnel } from '../../../contracts/operations/hr/personnel.contract.js';
 import { type PersonnelData, today } from '../../../contracts/operations/hr/types.js';
-import { defineStateMachine, transition } from '../core/state-machine.js';
+import { defineStateMachine, requireState, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { HrError } from './hr.errors.js';
 import type { OpenAssignmentCheck } from './open-assignments.js';
@@ -14,7 +14,8 @@ type Status = PersonnelData['status'];
 /** The seed's Personnel rows of States and transitions. */
 export const personnelStates = defineStateMachine<
   Status,
-  'arriveOnWatch' | 'leaveWatch' | 'goOnVacation' | 'returnFromVacation' | 'terminate'
+  'arriveOnWatch' | 'leaveWatch' | 'goOnVacation' | 'returnFromVacation' | 'terminate',
+  'transfer'
 >({
   entity: 'Personnel',
   table: PERSONNEL,
@@ -26,6 +27,7 @@ export const personnelStates = defineStateMachine<
     returnFromVacation: { from: ['onVacation'], to: 'active' },
     terminate: { from: ['active', 'onWatch', 'onVacation'], to: 'terminated' },
   },
+  requires: { transfer: ['active', 'onWatch', 'onVacation'] },
 });
 
 /** Watches, vacations and termination, each one conditional update of the status. */
@@ -59,8 +61,7 @@ export class PersonnelStatusService {
   async terminate(em: EntityManager, input: ContractInput<typeof hrTerminatePersonnel>): Promise<PersonnelData> {
     const person = await lockPersonnel(em, input.id);
     if (!person) throw OperationsError.notFound('Personnel');
-    const { from } = personnelStates.transitions.terminate;
-    if (!from.includes(person.status)) throw OperationsError.stateConflict('Personnel', person.status, 'terminate', from);
+    requireState(personnelStates, 'terminate', person.status);
     const terminatedAt = input.terminatedAt ?? today();
     if (terminatedAt < person.hiredAt)
       throw HrError.dateOrder('terminatedAt', `terminatedAt comes before the hiring date ${person.hiredAt}.`);

@@ -11,9 +11,11 @@ import { type PersonnelData, Personnel, today } from '../../../contracts/operati
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
+import { requireState } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { HrError } from './hr.errors.js';
 import { PersonnelEntity, PersonnelTransferEntity } from './personnel.entity.js';
+import { personnelStates } from './personnel-status.service.js';
 import { BrigadeEntity } from './brigade.entity.js';
 import { BRIGADE, isUniqueViolation, lockPersonnel, MEMBERSHIP, PERSONNEL, requireObject, requirePosition } from './references.js';
 
@@ -79,9 +81,7 @@ export class PersonnelService {
   async transfer(em: EntityManager, principal: Principal, input: ContractInput<typeof hrTransferPersonnel>): Promise<PersonnelData> {
     const person = await lockPersonnel(em, input.id);
     if (!person) throw OperationsError.notFound('Personnel');
-    if (person.status === 'terminated') {
-      throw OperationsError.stateConflict('Personnel', person.status, 'transfer', ['active', 'onWatch', 'onVacation']);
-    }
+    requireState(personnelStates, 'transfer', person.status);
     await requireObject(em, input.toObjectId, 'toObjectId');
     if (person.objectId === input.toObjectId) throw HrError.sameObject();
     const effectiveFrom = input.effectiveFrom ?? today();

@@ -11,6 +11,7 @@ import type { SecretBox } from '../../shared/secret-box.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
+import { defineStateRules, requireState } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { ACCOUNT_TOKENS, accountTokens } from './account-tokens.js';
 import type { BotChallenge } from './bot-challenge.js';
@@ -37,6 +38,13 @@ interface ProfileRow {
   pending_email: string | null;
 }
 const loginEvent = recordMapper<z.output<typeof LoginEvent>>(LoginEvent);
+
+/** The `totp_enabled` flag read as a state: a new secret only while the app is off (enabling and disabling answer their own errors). */
+const authenticatorApp = defineStateRules<'disabled' | 'enabled', never, 'setup'>({
+  entity: 'The authenticator app',
+  transitions: {},
+  requires: { setup: ['disabled'] },
+});
 
 /** Ten codes like `k7q2m-x9d4p`, from an alphabet without look-alike characters. */
 function newBackupCodes(): string[] {
@@ -301,7 +309,7 @@ export class AccountsService {
   /** A new secret, sealed at rest; it waits for a confirming code. */
   async setupTotp(em: EntityManager, principal: Principal) {
     const account = await this.accountOf(em, principal);
-    if (account.totp_enabled) throw OperationsError.stateConflict('The authenticator app', 'enabled', 'setup', ['disabled']);
+    requireState(authenticatorApp, 'setup', account.totp_enabled ? 'enabled' : 'disabled');
     const secret = generateSecret();
     await em.nativeUpdate(AppUserEntity, { id: account.id }, { totpSecret: this.box.seal(secret) });
     return { secret, otpauth_url: generateURI({ issuer: 'Qantara', label: account.email, secret }) };

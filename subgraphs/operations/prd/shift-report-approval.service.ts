@@ -1,10 +1,11 @@
 import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../core/principal.js';
+import { requireState } from '../core/state-machine.js';
 import type { SagaStarter } from '../sagas/saga.js';
 import type { ShiftReportSagas } from './shift-report-sagas.js';
 import { ShiftReportEntity } from './shift-report.entity.js';
-import { lockReport, REPORT_ENTITY, requireState } from './shift-reports.js';
+import { lockReport, REPORT_ENTITY, reportMachine } from './shift-reports.js';
 
 /**
  * Approving and reversing a shift report: each starts its saga in the caller's transaction (one
@@ -19,7 +20,7 @@ export class ShiftReportApprovalService {
 
   async approve(em: EntityManager, caller: Principal, id: string) {
     const report = await lockReport(em, id, 'update');
-    requireState(report, 'submitted', 'approve');
+    requireState(reportMachine, 'approve', report.status);
     const { sagaId } = await this.sagas.start(em, this.definitions.approve, {
       organizationId: report.organization_id,
       actorId: caller.userId,
@@ -33,7 +34,7 @@ export class ShiftReportApprovalService {
 
   async reverse(em: EntityManager, caller: Principal, id: string, reason: string) {
     const report = await lockReport(em, id, 'update');
-    requireState(report, 'approved', 'reverse');
+    requireState(reportMachine, 'reverse', report.status);
     const { sagaId } = await this.sagas.start(em, this.definitions.reverse, {
       organizationId: report.organization_id,
       actorId: caller.userId,

@@ -16,10 +16,11 @@ import type {
   prdAddShiftPersonnel,
 } from '../../../contracts/operations/prd/shift-report-entries.contract.js';
 import { SHIFT_HOURS } from '../../../contracts/operations/prd/types.js';
+import { requireState } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { PrdError } from './prd.errors.js';
 import { ShiftAssetUsageEntity } from './shift-entries.entity.js';
-import { ENTRY_KINDS, lockReport, requireState, type ReportRow } from './shift-reports.js';
+import { ENTRY_KINDS, lockReport, reportMachine, type ReportRow } from './shift-reports.js';
 
 /**
  * The seven kinds of entries of a draft report: added, corrected and deleted. The report is
@@ -81,9 +82,14 @@ interface EntrySpec<I> {
 }
 
 export class ShiftReportEntriesService {
-  private async draft(em: EntityManager, id: string, mode: 'share' | 'update', action: string): Promise<ReportRow> {
+  private async draft(
+    em: EntityManager,
+    id: string,
+    mode: 'share' | 'update',
+    action: 'adding entries' | 'correcting entries' | 'deleting entries',
+  ): Promise<ReportRow> {
     const report = await lockReport(em, id, mode);
-    requireState(report, 'draft', action);
+    requireState(reportMachine, action, report.status);
     return report;
   }
 

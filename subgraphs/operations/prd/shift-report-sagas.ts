@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ShiftReportStatusValue } from '../../../contracts/operations/prd/types.js';
 import { publishEvent } from '../core/events.js';
-import { transition } from '../core/state-machine.js';
+import { requireState, transition } from '../core/state-machine.js';
 import type { SagaDefinition, SagaStep, StepContext } from '../sagas/saga.js';
 import { OperationsError } from '../operations.errors.js';
 import type { EffectContext, ReportFacts, ShiftReportEffect } from './effects/effect.js';
@@ -27,14 +26,14 @@ export interface ShiftReportSagaPayload {
 export const APPROVE_SAGA = 'prd.shift-report.approve';
 export const REVERSE_SAGA = 'prd.shift-report.reject-after-approve';
 
-async function reportFacts(em: EntityManager, id: string, required?: ShiftReportStatusValue, action?: string): Promise<ReportFacts> {
+/** The report's facts; with `move`, 409 unless the report is still in a state that transition starts from. */
+async function reportFacts(em: EntityManager, id: string, move?: 'approve' | 'reverse'): Promise<ReportFacts> {
   const row = await em.findOne(ShiftReportEntity, id, {
     fields: ['id', 'organizationId', 'productionObjectId', 'shiftDate', 'shiftType', 'status'],
     refresh: true,
   });
   if (!row) throw OperationsError.notFound('Shift report');
-  if (required && row.status !== required)
-    throw OperationsError.stateConflict('Shift report', row.status, action ?? 'this step', [required]);
+  if (move) requireState(reportMachine, move, row.status);
   return {
     id: row.id,
     organizationId: row.organizationId,
@@ -46,14 +45,9 @@ async function reportFacts(em: EntityManager, id: string, required?: ShiftReport
 
 type Direction = 'apply' | 'undo';
 
-function step(
-  effect: ShiftReportEffect,
-  run: Direction,
-  required: ShiftReportStatusValue,
-  action: string,
-): SagaStep<ShiftReportSagaPayload> {
+function step(effect: ShiftReportEffect, run: Direction, move: 'approve' | 'reverse'): SagaStep<ShiftReportSagaPayload> {
   const context = async (em: EntityManager, saga: StepContext<ShiftReportSagaPayload>, check: boolean): Promise<EffectContext> => ({
-    report: await reportFacts(em, saga.payload.shiftReportId, check ? required : undefined, action),
+    report: await reportFacts(em, saga.payload.shiftReportId, check ? move : undefined),
     sagaId: saga.sagaId,
     actorId: saga.actorId,
   });
@@ -83,7 +77,7 @@ export function shiftReportSagas(effects: readonly ShiftReportEffect[]): ShiftRe
   return {
     approve: {
       type: APPROVE_SAGA,
-      steps: effects.map((effect) => step(effect, 'apply', 'submitted', 'approve')),
+      steps: effects.map((effect) => step(effect, 'apply', 'approve')),
       async onCompleted(em, context) {
         await transition(em, reportMachine, 'approve', context.payload.shiftReportId, {
           set: { approved_by: context.actorId },
@@ -97,7 +91,7 @@ export function shiftReportSagas(effects: readonly ShiftReportEffect[]): ShiftRe
     },
     reverse: {
       type: REVERSE_SAGA,
-      steps: effects.map((effect) => step(effect, 'undo', 'approved', 'reverse')),
+      steps: effects.map((effect) => step(effect, 'undo', 'reverse')),
       async onCompleted(em, context) {
         await transition(em, reportMachine, 'reverse', context.payload.shiftReportId, {
           set: { rejected_by: context.actorId, reject_reason: context.payload.reason ?? null },

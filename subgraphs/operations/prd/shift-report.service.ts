@@ -6,20 +6,11 @@ import type { ShiftReportChildren, ShiftReportData } from '../../../contracts/op
 import { cursorList } from '../core/cursor-list.js';
 import { publishEvent } from '../core/events.js';
 import type { Principal } from '../core/principal.js';
-import { transition } from '../core/state-machine.js';
+import { requireState, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { PrdError } from './prd.errors.js';
 import { ShiftReportEntity } from './shift-report.entity.js';
-import {
-  ENTRY_KINDS,
-  lockReport,
-  REPORT_TABLE,
-  reportMachine,
-  requireState,
-  sagaRunning,
-  toReport,
-  type ReportRow,
-} from './shift-reports.js';
+import { ENTRY_KINDS, lockReport, REPORT_TABLE, reportMachine, sagaRunning, toReport, type ReportRow } from './shift-reports.js';
 
 /** Shift reports: drafting, reading, the list, submitting and rejecting (approval and reversal are sagas). */
 
@@ -82,7 +73,7 @@ export class ShiftReportService {
    */
   async delete(em: EntityManager, caller: Principal, id: string): Promise<{ id: string; deleted: true }> {
     const report = await lockReport(em, id, 'update');
-    requireState(report, 'draft', 'delete');
+    requireState(reportMachine, 'delete', report.status);
     if (!caller.superAdmin && report.created_by !== caller.userId && !caller.roles.includes('Engineer'))
       throw OperationsError.forbidden('Only the author of a draft shift report or an Engineer may delete it.');
     // Entries naming an asset usage first, then the usages, then the report.
@@ -95,7 +86,7 @@ export class ShiftReportService {
   /** Submitted to rejected, no saga: the reason is audited (the table's trigger) and published. */
   async reject(em: EntityManager, caller: Principal, id: string, reason: string): Promise<ShiftReportData> {
     const report = await lockReport(em, id, 'update');
-    requireState(report, 'submitted', 'reject');
+    requireState(reportMachine, 'reject', report.status);
     if (await sagaRunning(em, id)) throw OperationsError.sagaAlreadyRunning('shift report');
     const row = await transition(em, reportMachine, 'reject', id, {
       set: { rejected_by: caller.userId, reject_reason: reason },

@@ -52,7 +52,11 @@ export const ENTRY_KINDS = {
   tmcUsage: kind('shift_material_usage', ShiftMaterialUsageEntity, ShiftMaterialUsage),
 } as const;
 
-export const reportMachine = defineStateMachine<ShiftReportStatusValue, 'submit' | 'approve' | 'reject' | 'reverse'>({
+export const reportMachine = defineStateMachine<
+  ShiftReportStatusValue,
+  'submit' | 'approve' | 'reject' | 'reverse',
+  'delete' | 'adding entries' | 'correcting entries' | 'deleting entries'
+>({
   entity: 'Shift report',
   table: REPORT_TABLE,
   column: 'status',
@@ -63,6 +67,13 @@ export const reportMachine = defineStateMachine<ShiftReportStatusValue, 'submit'
     reject: { from: ['submitted'], to: 'rejected' },
     /** When the reverse saga completes. */
     reverse: { from: ['approved'], to: 'rejected' },
+  },
+  /** A draft is its author's to change or throw away. */
+  requires: {
+    delete: ['draft'],
+    'adding entries': ['draft'],
+    'correcting entries': ['draft'],
+    'deleting entries': ['draft'],
   },
 });
 
@@ -87,11 +98,6 @@ export async function lockReport(em: EntityManager, id: string, mode: 'share' | 
   const [row] = await em.execute<ReportRow[]>(`select * from ${REPORT_TABLE} where "id" = ? for ${mode}`, [id]);
   if (!row) throw OperationsError.notFound('Shift report');
   return row;
-}
-
-/** 409 `STATE_CONFLICT` unless the report is in `state`. */
-export function requireState(report: ReportRow, state: ShiftReportStatusValue, action: string): void {
-  if (report.status !== state) throw OperationsError.stateConflict('Shift report', report.status, action, [state]);
 }
 
 /** A saga running (or compensating) on the report: it must finish before the report changes. */

@@ -1,4 +1,4 @@
-import { defineStateMachine } from '../core/state-machine.js';
+import { defineStateMachine, defineStateRules } from '../core/state-machine.js';
 
 /** The states and transitions of suppliers and stock documents (seed 002, States and transitions; docs/adr/0012). */
 
@@ -18,6 +18,14 @@ export const supplierMachine = defineStateMachine({
     archive: { from: ['draft', 'submitted'], to: 'archived' },
     archiveApproved: { from: ['draft', 'submitted', 'active', 'suspended'], to: 'archived' },
   },
+  /** Named by the API's status (a submitted supplier reads as a draft). */
+  requires: { 'changing its details': ['draft', 'active', 'suspended'] },
+});
+
+/** A TMC item's `active` flag, read as a state: deactivation is the one way out. */
+export const tmcItemRules = defineStateRules<'active' | 'inactive', 'deactivate'>({
+  entity: 'TMC item',
+  transitions: { deactivate: { from: ['active'], to: 'inactive' } },
 });
 
 export const transferMachine = defineStateMachine({

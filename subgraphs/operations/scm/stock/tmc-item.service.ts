@@ -6,7 +6,8 @@ import type { scmCreateTmcItem, scmListTmcItems, scmUpdateTmcItem } from '../../
 import { TmcItem } from '../../../../contracts/operations/scm/stock-types.js';
 import { cursorList } from '../../core/cursor-list.js';
 import { recordMapper } from '../../core/rows.js';
-import { OperationsError } from '../../operations.errors.js';
+import { requireState } from '../../core/state-machine.js';
+import { tmcItemRules } from '../machines.js';
 import { violatedUnique } from '../pg-values.js';
 import { ScmError } from '../scm.errors.js';
 import { likePattern } from '../suppliers/supplier.service.js';
@@ -78,7 +79,7 @@ export class TmcItemService {
   async deactivate(em: EntityManager, id: string): Promise<ItemData> {
     const item = await em.findOne(TmcItemEntity, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!item) throw ScmError.notFound('TMC item');
-    if (!item.active) throw OperationsError.stateConflict('TMC item', 'inactive', 'deactivate', ['active']);
+    requireState(tmcItemRules, 'deactivate', item.active ? 'active' : 'inactive');
     // raw SQL: exact numeric sums over balances and transfers in transit, in one statement.
     const [stock] = await em.execute<Array<{ quantity: string; held: boolean }>>(
       `select "quantity", "quantity" <> 0 as "held" from (

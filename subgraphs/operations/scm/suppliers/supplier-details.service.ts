@@ -15,7 +15,8 @@ import { cursorList } from '../../core/cursor-list.js';
 import { publishEvent } from '../../core/events.js';
 import type { Principal } from '../../core/principal.js';
 import { recordMapper } from '../../core/rows.js';
-import { OperationsError } from '../../operations.errors.js';
+import { requireState } from '../../core/state-machine.js';
+import { supplierMachine } from '../machines.js';
 import { ScmError } from '../scm.errors.js';
 import type { SupplierService } from './supplier.service.js';
 
@@ -143,9 +144,7 @@ export class SupplierDetailsService {
   /** Locks the supplier for the rest of the transaction; an archived one keeps its details as they were. */
   private async editable(em: EntityManager, supplierId: string): Promise<void> {
     const supplier = await this.suppliers.row(em, supplierId, true);
-    if (supplier.stage === 'archived') {
-      throw OperationsError.stateConflict('Supplier', 'archived', 'changing its details', ['draft', 'active', 'suspended']);
-    }
+    requireState(supplierMachine, 'changing its details', supplier.stage === 'submitted' ? 'draft' : supplier.stage);
   }
 
   private async child(em: EntityManager, kind: PrimaryChildren<unknown>, supplierId: string, id: string) {
