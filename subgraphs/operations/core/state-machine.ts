@@ -56,14 +56,16 @@ export function allowedStates<S extends string, T extends string, A extends stri
 /**
  * 409 `STATE_CONFLICT` unless `current` is a state `name` is allowed in: the check before
  * a transition that must run other work first, or of an action that keeps the state.
+ * `refuse` builds the error instead where the contract names a code of its own for it.
  */
 export function requireState<S extends string, T extends string, A extends string>(
   rules: StateRules<S, T, A>,
   name: T | A,
   current: S,
+  refuse?: (current: S) => Error,
 ): void {
   const allowed = allowedStates(rules, name);
-  if (!allowed.includes(current)) throw conflict(rules, current, name);
+  if (!allowed.includes(current)) throw refuse ? refuse(current) : conflict(rules, current, name);
 }
 
 function conflict<S extends string, T extends string, A extends string>(

@@ -18,11 +18,12 @@ const TABLE = '"operations"."document"';
 const documentRecord = recordMapper<DocumentData>(Document);
 
 /** The seed's Document rows of States and transitions. */
-export const documentStates = defineStateMachine<'pending' | 'ready', 'confirm'>({
+export const documentStates = defineStateMachine<'pending' | 'ready', 'confirm', 'download'>({
   entity: 'Document',
   table: TABLE,
   column: 'status',
   transitions: { confirm: { from: ['pending'], to: 'ready' } },
+  requires: { download: ['ready'] },
 });
 
 export type InitiateInput = ContractInput<typeof coreInitiateDocumentUpload>;
@@ -81,7 +82,7 @@ export class DocumentsService {
   async downloadAddress(em: EntityManager, id: string) {
     const row = await em.findOne(DocumentEntity, id);
     if (!row) throw OperationsError.notFound('Document');
-    if (row.status !== 'ready') throw DocumentError.notReady();
+    requireState(documentStates, 'download', row.status, DocumentError.notReady);
     const file = { filename: row.filename, mimeType: row.mimeType ?? null };
     const address = await this.store.downloadAddress(documentKeys(row).stored, file, DOWNLOAD_SECONDS);
     return { id: row.id, url: address.url, expiresAt: address.expiresAt.toISOString(), ...file, size: Number(row.size) };

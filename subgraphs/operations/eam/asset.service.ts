@@ -5,7 +5,7 @@ import type { eamCreateAsset, eamDecommissionAsset, eamListAssets } from '../../
 import type { AssetData } from '../../../contracts/operations/eam/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
-import { transition } from '../core/state-machine.js';
+import { requireState, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { ASSET_TABLE, lockAsset, toAsset, visibleObject, type AssetRow } from './assets.js';
 import { AssetClassEntity } from './asset-class.entity.js';
@@ -139,7 +139,7 @@ export class AssetService {
    */
   async checkDecommission(em: EntityManager, caller: Principal, id: string, coApprovedBy: string): Promise<AssetRow> {
     const asset = await lockAsset(em, id);
-    if (asset.status === 'decommissioned') throw EamError.alreadyDecommissioned();
+    requireState(assetMachine, 'decommission', asset.status, EamError.alreadyDecommissioned);
     if (coApprovedBy === caller.userId) throw EamError.coApproverIsActor();
     if (!(await isMember(em, caller.organizationId!, coApprovedBy, ['CEO', 'Engineer']))) throw EamError.coApproverInvalid();
     return asset;

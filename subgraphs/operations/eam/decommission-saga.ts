@@ -1,6 +1,6 @@
 import { LockMode, sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { transition } from '../core/state-machine.js';
+import { requireState, transition } from '../core/state-machine.js';
 import type { SagaDefinition } from '../sagas/saga.js';
 import { MaintenanceRecordEntity } from './maintenance-record.entity.js';
 import { AssetEntity } from './asset.entity.js';
@@ -60,7 +60,7 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
       name: 'asset',
       async run(em, { sagaId, actorId, payload }) {
         const asset = await lockAsset(em, payload.assetId);
-        if (asset.status === 'decommissioned') throw EamError.alreadyDecommissioned();
+        requireState(assetMachine, 'decommission', asset.status, EamError.alreadyDecommissioned);
         await transition(em, assetMachine, 'decommission', asset.id, {
           set: {
             maintenance_id: null,

@@ -50,6 +50,19 @@ describe('state rules', () => {
     expect(error.message).toBe('Lamp is on; switchOn needs off.');
   });
 
+  it('answers the error `refuse` builds, given the current state, where the contract names a code of its own', () => {
+    const refusal = new Error('the lamp is broken');
+    const seen: string[] = [];
+    const refuse = (state: string) => {
+      seen.push(state);
+      return refusal;
+    };
+    expect(() => requireState(lamp, 'switchOn', 'broken', refuse)).toThrow(refusal);
+    expect(seen).toEqual(['broken']);
+    expect(() => requireState(lamp, 'switchOn', 'off', refuse)).not.toThrow();
+    expect(seen).toEqual(['broken']);
+  });
+
   it('throws a programming error for a name the rules do not declare', () => {
     expect(() => requireState(lamp, 'paint' as 'dust', 'on')).toThrow('Lamp declares no transition or action "paint"');
   });
