@@ -2,33 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ContractInput } from '../../../contracts/operation.js';
 import type { hrTerminatePersonnel } from '../../../contracts/operations/hr/personnel.contract.js';
 import { type PersonnelData, today } from '../../../contracts/operations/hr/types.js';
-import { defineStateMachine, requireState, transition } from '../core/state-machine.js';
+import { requireState, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { HrError } from './hr.errors.js';
 import type { OpenAssignmentCheck } from './open-assignments.js';
 import { personnelRecord } from './personnel.service.js';
-import { lockPersonnel, PERSONNEL } from './references.js';
-
-type Status = PersonnelData['status'];
-
-/** The seed's Personnel rows of States and transitions. */
-export const personnelStates = defineStateMachine<
-  Status,
-  'arriveOnWatch' | 'leaveWatch' | 'goOnVacation' | 'returnFromVacation' | 'terminate',
-  'transfer'
->({
-  entity: 'Personnel',
-  table: PERSONNEL,
-  column: 'status',
-  transitions: {
-    arriveOnWatch: { from: ['active'], to: 'onWatch' },
-    leaveWatch: { from: ['onWatch'], to: 'active' },
-    goOnVacation: { from: ['active'], to: 'onVacation' },
-    returnFromVacation: { from: ['onVacation'], to: 'active' },
-    terminate: { from: ['active', 'onWatch', 'onVacation'], to: 'terminated' },
-  },
-  requires: { transfer: ['active', 'onWatch', 'onVacation'] },
-});
+import { personnelStates } from './machines.js';
+import { lockPersonnel } from './references.js';
 
 /** Watches, vacations and termination, each one conditional update of the status. */
 export class PersonnelStatusService {

@@ -15,7 +15,7 @@ import { requireState } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
 import { HrError } from './hr.errors.js';
 import { PersonnelEntity, PersonnelTransferEntity } from './personnel.entity.js';
-import { personnelStates } from './personnel-status.service.js';
+import { personnelStates } from './machines.js';
 import { BrigadeEntity } from './brigade.entity.js';
 import { BRIGADE, isUniqueViolation, lockPersonnel, MEMBERSHIP, PERSONNEL, requireObject, requirePosition } from './references.js';
 
