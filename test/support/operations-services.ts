@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
 import { OPERATIONS_ROLES, type OperationsRole } from '../../contracts/access.js';
 import type { ContractInput, OperationContract } from '../../contracts/operation.js';
 import { eamCreateAssetClass } from '../../contracts/operations/eam/asset-classes.contract.js';
@@ -18,7 +19,13 @@ import { AssetService } from '../../subgraphs/operations/eam/asset.service.js';
 import { eamServices } from '../../subgraphs/operations/eam/eam.operations.js';
 import { fuelServices } from '../../subgraphs/operations/fuel/fuel.operations.js';
 import { TankService } from '../../subgraphs/operations/fuel/tank.service.js';
+import { BrigadesService } from '../../subgraphs/operations/hr/brigades.service.js';
+import { HR_ASSIGNMENT_CHECKS } from '../../subgraphs/operations/hr/open-assignments.js';
+import { PersonnelStatusService } from '../../subgraphs/operations/hr/personnel-status.service.js';
 import { PersonnelService } from '../../subgraphs/operations/hr/personnel.service.js';
+import { operatorInDraftReport } from '../../subgraphs/operations/prd/operator-assignments.js';
+import { ShiftReportEntriesService } from '../../subgraphs/operations/prd/shift-report-entries.service.js';
+import { ShiftReportService } from '../../subgraphs/operations/prd/shift-report.service.js';
 import { AppUserEntity } from '../../subgraphs/operations/iam/app-user.entity.js';
 import { OrganizationEntity } from '../../subgraphs/operations/organizations/organization.entity.js';
 import { PositionEntity, ProductionObjectEntity } from '../../subgraphs/operations/reference-books/reference-book.entity.js';
@@ -54,7 +61,16 @@ export class OperationsServices {
     readonly orm: SubgraphOrm,
     private readonly database: Awaited<ReturnType<typeof createTestDatabase>>,
   ) {
-    this.services = serviceLookup('operations (test)', [...eamServices(), ...fuelServices(), ...scmServices(), new PersonnelService()]);
+    this.services = serviceLookup('operations (test)', [
+      ...eamServices(),
+      ...fuelServices(),
+      ...scmServices(),
+      new PersonnelService(),
+      new PersonnelStatusService([...HR_ASSIGNMENT_CHECKS, operatorInDraftReport]),
+      new BrigadesService(),
+      new ShiftReportService(),
+      new ShiftReportEntriesService(),
+    ]);
   }
 
   static async start(): Promise<OperationsServices> {
@@ -206,9 +222,13 @@ export class OperationsServices {
   }
 }
 
-/** The refusal's code of a promise that should fail, or 'ok'. */
+/**
+ * The refusal's code of a promise that should fail, or 'ok'. Input the contract refuses
+ * reads `VALIDATION_FAILED:<field>`, as the boundary answers it.
+ */
 export const outcome = (promise: Promise<unknown>): Promise<string> =>
   promise.then(
     () => 'ok',
-    (error: { code?: string }) => error.code ?? String(error),
+    (error: { code?: string; issues?: Array<{ path: PropertyKey[] }> }) =>
+      error instanceof z.ZodError ? `VALIDATION_FAILED:${error.issues[0]!.path.join('.')}` : (error.code ?? String(error)),
   );
