@@ -52,6 +52,8 @@ export class OperationsServices {
   readonly users = new Map<OperationsRole, string>();
   readonly positions = new Map<(typeof POSITIONS)[number], string>();
   organizationId = '';
+  /** Assets made so far: their inventory numbers are unique in the organization. */
+  private assets = 0;
   /** Two production objects; object-scoped roles are limited to `north`. */
   north = '';
   south = '';
@@ -201,11 +203,12 @@ export class OperationsServices {
   async asset(objectId: string = this.north) {
     const assetClass = await this.assetClass();
     const args = {
-      inventoryNumber: `A-${randomUUID().slice(0, 8)}`,
+      inventoryNumber: `БУ-${String(++this.assets).padStart(5, '0')}`,
       name: 'СБШ-250',
       assetClassId: assetClass.id,
       currentObjectId: objectId,
       commissionedAt: '2025-01-01',
+      passport: { manufacturer: 'Рудгормаш', model: 'СБШ-250МНА-32' },
     };
     return this.run('Engineer', eamCreateAsset, args, (parsed, em, caller) => this.get(AssetService).create(em, caller, parsed));
   }
