@@ -156,6 +156,18 @@ export class OperationsServices {
     return this.transaction(role, contract, input, (em, caller) => work(input, em, caller));
   }
 
+  /**
+   * Runs `work` as the saga engine runs a step for the role's user (services with no
+   * operation of their own, e.g. fuel issues): one transaction entered as the tenant.
+   */
+  step<T>(role: OperationsRole, name: string, work: (em: EntityManager, caller: Principal) => Promise<T>): Promise<T> {
+    const caller = this.principal(role);
+    return this.orm.em.fork().transactional(async (tx) => {
+      await enterTenant(tx as EntityManager, caller, `saga:${name}`, randomUUID());
+      return work(tx as EntityManager, caller);
+    });
+  }
+
   private async transaction<T>(
     role: OperationsRole,
     contract: OperationContract,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   eamConserveAsset,
+  eamGetAsset,
   eamMoveAsset,
   eamReturnAssetFromConservation,
   eamReturnAssetFromRepair,
@@ -47,7 +48,7 @@ const cancel = (id: string) =>
   ops.run('Engineer', eamCancelMaintenance, { id, reason: 'Перенос' }, (input, em, caller) =>
     maintenance().cancel(em, caller, input.id, input.reason),
   );
-const status = async (id: string) => (await ops.as('CEO', eamMoveAsset, (em) => assets().get(em, id))).status;
+const status = async (id: string) => (await ops.as('CEO', eamGetAsset, (em) => assets().get(em, id))).status;
 
 beforeAll(async () => {
   ops = await OperationsServices.start();

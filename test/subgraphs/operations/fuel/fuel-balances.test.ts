@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scmRecordFuelSupply, scmReverseFuelSupply } from '../../../../contracts/operations/fuel/supplies.contract.js';
-import { scmSetFuelTankMinLevel } from '../../../../contracts/operations/fuel/tanks.contract.js';
+import { scmGetFuelTank, scmSetFuelTankMinLevel } from '../../../../contracts/operations/fuel/tanks.contract.js';
 import { scmCreateSupplier } from '../../../../contracts/operations/scm/suppliers.contract.js';
 import { FuelIssueService } from '../../../../subgraphs/operations/fuel/fuel-issue.service.js';
 import { SupplyService } from '../../../../subgraphs/operations/fuel/supply.service.js';
@@ -19,11 +19,9 @@ const supply = (tankId: string, quantityLiters: number) =>
     ops.get(SupplyService).record(em, caller, input),
   );
 const issue = (tankId: string, liters: number) =>
-  ops.as('Supply', scmRecordFuelSupply, (em, caller) =>
-    ops.get(FuelIssueService).issueFuel(em, tankId, liters, { actorId: caller.userId }),
-  );
+  ops.step('Supply', 'issueFuel', (em, caller) => ops.get(FuelIssueService).issueFuel(em, tankId, liters, { actorId: caller.userId }));
 const balance = async (tankId: string) =>
-  (await ops.as('CEO', scmSetFuelTankMinLevel, (em) => ops.get(TankService).get(em, tankId))).currentBalanceLiters;
+  (await ops.as('CEO', scmGetFuelTank, (em) => ops.get(TankService).get(em, tankId))).currentBalanceLiters;
 
 beforeAll(async () => {
   ops = await OperationsServices.start();
