@@ -98,10 +98,11 @@ describe('embedded PostgreSQL lifecycle', () => {
     const qantara = server(dir, 'interrupted-workers', { WEB_CONCURRENCY: '2' });
     await qantara.start();
     const pid = postmasterPid(dir)!;
-    const workers = qantara.lines
-      .filter((line) => line.includes('"msg":"worker listening"'))
-      .map((line) => (JSON.parse(line) as { pid: number }).pid);
-    expect(workers).toHaveLength(2);
+    const workerPids = () =>
+      qantara.lines.filter((line) => line.includes('"msg":"worker listening"')).map((line) => (JSON.parse(line) as { pid: number }).pid);
+    // Each process writes its log asynchronously, so a worker's own line may reach the pipe just after the primary's `listening`.
+    await expect.poll(workerPids, { timeout: 10_000 }).toHaveLength(2);
+    const workers = workerPids();
     const ended = await qantara.interrupt();
     expect(ended).toEqual({ code: 0, signal: null });
     const complaints = qantara.lines.filter((line) => (logLevelOf(line) ?? 0) >= 40 || /^\s+at /.test(line) || /"stack"/.test(line));
