@@ -1,4 +1,4 @@
-import { escapeHtml } from './html.js';
+import { escapeHtml, selfServedPageHeaders } from './html.js';
 
 /**
  * The documentation pages (`/docs`, `/api/v1/docs`, `/research/docs`): Swagger UI from the
@@ -20,21 +20,12 @@ export const DOCS_PAGES = [
  * Scripts, styles and the document from this origin only; no inline script or style (Swagger UI
  * sets its styles through the DOM, which a policy does not govern); its icons are `data:` images.
  */
-export const DOCS_PAGE_HEADERS = {
-  'Content-Security-Policy': [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-cache',
-} as const;
+export const DOCS_PAGE_HEADERS = selfServedPageHeaders([
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+]);
 
 /** The page of one service's OpenAPI document, served at `openapi` (a path on this origin). */
 export function renderDocsPage(document: Record<string, unknown>, openapi: string): string {

@@ -17,6 +17,21 @@ export const PAGE_HEADERS = {
   'Cache-Control': 'no-cache',
 } as const;
 
+/**
+ * Headers of a page whose every file Qantara serves itself: nothing by default, then `sources`
+ * (e.g. `script-src 'self'`), no base, no form posts, no framing, no referrer, revalidated.
+ */
+export function selfServedPageHeaders(sources: readonly string[]) {
+  return {
+    'Content-Security-Policy': ["default-src 'none'", ...sources, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join(
+      '; ',
+    ),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-cache',
+  } as const;
+}
+
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1d2125; --muted: #5c6670; --bg: #fbfaf7; --card: #fff; --line: #e3e0d8; --accent: #0f6b5c; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e8e6e1; --muted: #a3a9b0; --bg: #16181b; --card: #1f2226; --line: #33373d; --accent: #5cc5b0; } }

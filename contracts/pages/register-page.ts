@@ -1,4 +1,4 @@
-import { escapeHtml } from './html.js';
+import { escapeHtml, selfServedPageHeaders } from './html.js';
 
 /**
  * The registration page (`GET /api/v1/iam/register`): a form for `POST /api/v1/iam/register`
@@ -13,22 +13,13 @@ export const REGISTER_ASSETS = '/api/v1/iam/register/assets';
  * Scripts, styles and workers from this origin only, no inline script or style; the page talks
  * to this origin alone (the challenge and the registration), and posts no form anywhere.
  */
-export const REGISTER_PAGE_HEADERS = {
-  'Content-Security-Policy': [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "worker-src 'self'",
-    "connect-src 'self'",
-    "img-src 'self' data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-cache',
-} as const;
+export const REGISTER_PAGE_HEADERS = selfServedPageHeaders([
+  "script-src 'self'",
+  "style-src 'self'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+]);
 
 export function renderRegisterPage(options: { challenge: string; register: string }): string {
   return `<!doctype html>
