@@ -1,16 +1,27 @@
+import 'reflect-metadata';
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { RETRIEVAL_BOUNDS } from '../contracts/library/content.contract.js';
 import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
+import { createLogger } from '../runtime/logger.js';
+import { libraryModule } from '../subgraphs/library/library.module.js';
+import { PostgresSearchEngine } from '../subgraphs/library/search/postgres-engine.js';
+import { RetrievalService } from '../subgraphs/library/search/retrieval.service.js';
+import { openOrm } from '../subgraphs/shared/orm.js';
 import { ROOT, startServer } from './harness.js';
+import { buildFts5, buildPgPeer, closedLoop, corpusPages, measureFts5, measurePg, pgPeerBytes, type Samples } from './peers/fts-peers.js';
 import { table, type BenchModule } from './report.js';
-import { corpusFiles, writeScaleCorpus, type ScaleCorpus } from './scale-corpus.js';
+import { corpusFiles, OPENITI, writeScaleCorpus, type ScaleCorpus } from './scale-corpus.js';
 
-const SECONDS = 15;
+/** Seconds per measured row (and per warm-up), from `--scale-seconds=N`; 15 by default. */
+const SECONDS = Number(process.argv.find((value) => value.startsWith('--scale-seconds='))?.slice('--scale-seconds='.length) ?? 15);
+/** Pages asked for by every request, of every system: the library's default `limit`. */
+const LIMIT = RETRIEVAL_BOUNDS.limit.default;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 /** Words rare in the corpus: a few hundred to a few tens of thousands of pages per million. */
@@ -49,6 +60,11 @@ function sizes(): number[] {
  */
 function keptDir(): string | undefined {
   return process.argv.find((value) => value.startsWith('--scale-dir='))?.slice('--scale-dir='.length);
+}
+
+/** `--scale-openiti=DIR` re-samples the OpenITI books found in DIR instead of `../shared/corpus/openiti`. */
+function openitiDir(): string {
+  return process.argv.find((value) => value.startsWith('--scale-openiti='))?.slice('--scale-openiti='.length) ?? OPENITI;
 }
 
 /** CPU seconds (user + system) a process has used, from `/proc` (Linux); `children` adds its reaped children's. */
@@ -90,12 +106,17 @@ function cpuUsed(serverPid: number, dataDir: string): { server: number; database
 function runOptions(): string {
   return process.argv
     .filter((value) => value.startsWith('--scale-'))
-    .map((value) => (value.startsWith('--scale-dir=') ? '--scale-dir=DIR' : value))
+    .map((value) => value.replace(/^(--scale-(?:dir|openiti))=.*$/, '$1=DIR'))
     .join(' ');
 }
 
 function percentile(sorted: readonly number[], p: number): string {
   return (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN).toFixed(1);
+}
+
+/** Bytes as MB (10⁶ bytes), the unit the sizes of the peers are given in. */
+function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toLocaleString('en', { maximumFractionDigits: 0 })} MB`;
 }
 
 /** Where the measured requests go, and the processes whose CPU time they cost. */
@@ -117,9 +138,12 @@ async function measure(target: Target, queries: readonly string[], connections: 
     Array.from({ length: connections }, async (_, worker) => {
       for (let n = worker; performance.now() < until; n += connections) {
         const started = performance.now();
-        const response = await fetch(`${url}/v1/retrieve?${new URLSearchParams({ q: queries[n % queries.length]!, limit: '8' })}`, {
-          headers: { authorization: `Bearer ${key}` },
-        });
+        const response = await fetch(
+          `${url}/v1/retrieve?${new URLSearchParams({ q: queries[n % queries.length]!, limit: String(LIMIT) })}`,
+          {
+            headers: { authorization: `Bearer ${key}` },
+          },
+        );
         await response.arrayBuffer();
         if (response.status === 200) samples.push(performance.now() - started);
         else errors += 1;
@@ -162,11 +186,35 @@ async function sizesOf(url: string): Promise<Sizes> {
   }
 }
 
+/** How long a peer took to build from the corpus files (analysis included), its size, when, and the load as it ended. */
+interface Built {
+  readonly seconds: number;
+  readonly bytes: number;
+  readonly builtAt: string;
+  readonly load: string;
+}
+
+interface PeerBuilds {
+  readonly fts5: Built;
+  readonly postgres: Built;
+}
+
+/** Latency row of one system: system, queries, connections, p50, p95, p99, req/s, errors. */
+type SystemRow = [system: string, queries: string, connections: number, p50: string, p95: string, p99: string, rps: number, errors: number];
+
 interface ScaleRun extends Imported {
   readonly sizes: Sizes;
   readonly rows: Array<Array<string | number>>;
   /** Load averages (1 / 5 / 15 min) before and after the latency measurements. */
   readonly load: string;
+  /** The engine in process and the peers, on the same pages and queries. */
+  readonly systems: readonly SystemRow[];
+  readonly builds: PeerBuilds;
+  /** Load averages before and after the engine-in-process and peer rows. */
+  readonly systemsLoad: string;
+  /** Load averages as this size's run started and as it ended. */
+  readonly loadStart: string;
+  readonly loadEnd: string;
 }
 
 function loadAverage(): string {
@@ -183,8 +231,126 @@ interface Imported {
   readonly importLoad: string;
 }
 
-/** One library size: corpus written, imported with `npm run import`, then retrieval measured through REST. */
+const QUERY_SETS = [
+  ['rare words', RARE],
+  ['common words', COMMON],
+] as const;
+
+const ENGINE_IN_PROCESS = 'Qantara engine, in process, without HTTP';
+const FTS5 = 'SQLite FTS5, bm25() + snippet()';
+const TS_RANK = 'PostgreSQL tsvector + GIN, ts_rank_cd';
+const HTTP = 'Qantara over HTTP';
+
+/** One system's rows: per query set an 8-connection warm-up, then 1 and 8 connections. */
+async function systemRows(
+  system: string,
+  measure: (queries: readonly string[], connections: number) => Promise<Samples>,
+): Promise<SystemRow[]> {
+  const rows: SystemRow[] = [];
+  for (const [name, queries] of QUERY_SETS) {
+    await measure(queries, 8); // warm-up
+    for (const connections of [1, 8]) {
+      const { latencies, errors, seconds } = await measure(queries, connections);
+      rows.push([
+        system,
+        name,
+        connections,
+        percentile(latencies, 50),
+        percentile(latencies, 95),
+        percentile(latencies, 99),
+        Math.round(latencies.length / seconds),
+        errors,
+      ]);
+    }
+  }
+  return rows;
+}
+
+/** A database of its own for the PostgreSQL peer on the run's cluster (kept when it exists); its URL. */
+async function peersDatabase(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query(`select 1 from pg_database where datname = 'bench_peers'`);
+    if (!rowCount) await client.query('create database bench_peers');
+  } finally {
+    await client.end();
+  }
+  const peers = new URL(url);
+  peers.pathname = '/bench_peers';
+  return peers.toString();
+}
+
+async function timedBuild(build: () => Promise<number>): Promise<Built> {
+  const started = performance.now();
+  const bytes = await build();
+  return {
+    seconds: (performance.now() - started) / 1000,
+    bytes,
+    builtAt: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    load: loadAverage(),
+  };
+}
+
+function progress(pages: number, what: string): void {
+  process.stdout.write(`library-scale: ${pages.toLocaleString('en')} pages: ${what} (load average ${loadAverage()})\n`);
+}
+
+/**
+ * The engine called in this process (the retrieval service the library subgraph serves, without
+ * HTTP, keys or gateway), then the two peers built from the corpus files and measured.
+ */
+async function measureSystems(
+  pages: number,
+  dir: string,
+  files: readonly string[],
+  databaseUrl: string,
+  kept: boolean,
+): Promise<{ systems: SystemRow[]; builds: PeerBuilds; load: string }> {
+  const loadBefore = loadAverage();
+  const systems: SystemRow[] = [];
+  progress(pages, 'the engine in process');
+  const logger = createLogger('silent');
+  const orm = await openOrm(libraryModule.database, { databaseUrl, logger });
+  try {
+    const service = new RetrievalService(new PostgresSearchEngine(orm), logger);
+    const request = { limit: LIMIT, maxChars: RETRIEVAL_BOUNDS.maxChars.retrieveDefault };
+    const retrieve = (q: string) => service.retrieve(orm.em.fork(), { ...request, q }, RETRIEVAL_BOUNDS.limit.max);
+    systems.push(...(await systemRows(ENGINE_IN_PROCESS, (queries, connections) => closedLoop(retrieve, queries, connections, SECONDS))));
+  } finally {
+    await orm.close(true);
+  }
+
+  const file = join(dir, 'peers.sqlite');
+  const peersUrl = await peersDatabase(databaseUrl);
+  const record = join(dir, 'peers.json');
+  let builds = kept && existsSync(record) ? (JSON.parse(await readFile(record, 'utf8')) as PeerBuilds) : undefined;
+  if (!builds) {
+    progress(pages, 'building the SQLite FTS5 peer');
+    const fts5 = await timedBuild(async () => {
+      await rm(file, { force: true });
+      await buildFts5(file, corpusPages(files));
+      return statSync(file).size;
+    });
+    progress(pages, 'building the PostgreSQL ts_rank_cd peer');
+    const postgres = await timedBuild(async () => {
+      await buildPgPeer(peersUrl, corpusPages(files));
+      return pgPeerBytes(peersUrl);
+    });
+    builds = { fts5, postgres };
+    if (kept) await writeFile(record, JSON.stringify(builds));
+  }
+  progress(pages, 'measuring the SQLite FTS5 peer');
+  systems.push(...(await systemRows(FTS5, (queries, connections) => measureFts5(file, queries, connections, SECONDS, LIMIT))));
+  progress(pages, 'measuring the PostgreSQL ts_rank_cd peer');
+  systems.push(...(await systemRows(TS_RANK, (queries, connections) => measurePg(peersUrl, queries, connections, SECONDS, LIMIT))));
+  return { systems, builds, load: `${loadBefore} before, ${loadAverage()} after` };
+}
+
+/** One library size: corpus written, imported with `npm run import`, retrieval measured through REST, then in process and on the peers. */
 async function scaleRun(pages: number): Promise<ScaleRun> {
+  const loadStart = loadAverage();
+  progress(pages, 'start');
   const kept = keptDir();
   const dir = kept ? join(kept, String(pages)) : await mkdtemp(join(tmpdir(), 'qantara-bench-scale-'));
   const record = join(dir, 'imported.json');
@@ -203,9 +369,10 @@ async function scaleRun(pages: number): Promise<ScaleRun> {
       const corpus =
         kept && existsSync(written)
           ? (JSON.parse(await readFile(written, 'utf8')) as ScaleCorpus)
-          : await writeScaleCorpus(join(dir, 'corpus'), pages);
+          : await writeScaleCorpus(join(dir, 'corpus'), pages, undefined, openitiDir());
       if (kept) await writeFile(written, JSON.stringify(corpus));
       server = await startServer(env);
+      progress(pages, 'importing');
       const started = performance.now();
       await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...corpus.files], {
         cwd: ROOT,
@@ -227,22 +394,96 @@ async function scaleRun(pages: number): Promise<ScaleRun> {
     });
     const { key } = (await issued.json()) as { key: string };
     const rows: Array<Array<string | number>> = [];
+    progress(pages, 'measuring over HTTP');
     const loadBefore = loadAverage();
-    for (const [name, queries] of [
-      ['rare words', RARE],
-      ['common words', COMMON],
-    ] as const) {
+    for (const [name, queries] of QUERY_SETS) {
       const target = { url: server.url, key, serverPid: server.pid, dataDir: database.dataDir };
       await measure(target, queries, 8); // warm-up
       for (const connections of [1, 8]) rows.push([name, ...(await measure(target, queries, connections))]);
     }
     const load = `${loadBefore} before, ${loadAverage()} after`;
-    return { ...imported, sizes: await sizesOf(database.url), rows, load };
+    const sizes = await sizesOf(database.url);
+    // The server is stopped so that it spends nothing while the other systems are measured.
+    await server.stop();
+    server = undefined;
+    const measured = await measureSystems(pages, dir, imported.corpus.files, database.url, kept !== undefined);
+    const loadEnd = loadAverage();
+    progress(pages, 'end');
+    return {
+      ...imported,
+      sizes,
+      rows,
+      load,
+      systems: measured.systems,
+      builds: measured.builds,
+      systemsLoad: measured.load,
+      loadStart,
+      loadEnd,
+    };
   } finally {
     await server?.stop();
     await database.stop();
     if (!kept) await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Requests per second of Qantara over HTTP for one query set and connection count. */
+function httpRps(run: ScaleRun, queries: string, connections: number): number {
+  return Number(run.rows.find((cells) => cells[0] === queries && cells[1] === connections)?.[5] ?? Number.NaN);
+}
+
+/** Requests per second of one system for one query set and connection count. */
+function systemRps(run: ScaleRun, system: string, queries: string, connections: number): number {
+  return run.systems.find((cells) => cells[0] === system && cells[1] === queries && cells[2] === connections)?.[6] ?? Number.NaN;
+}
+
+/** HTTP req/s ÷ engine-in-process req/s for rare words at 8 connections, as a percentage. */
+function httpShare(run: ScaleRun): number {
+  return (100 * httpRps(run, 'rare words', 8)) / systemRps(run, ENGINE_IN_PROCESS, 'rare words', 8);
+}
+
+/** The peers' build table and every system's latency rows beside Qantara over HTTP, grouped by query set and connections. */
+function systemsSection(run: ScaleRun): string {
+  const { corpus, builds } = run;
+  const rate = (seconds: number) => Math.round(corpus.pages / seconds).toLocaleString('en');
+  const buildRows = [
+    [
+      `Qantara (\`npm run import\`)`,
+      `${run.importSeconds.toFixed(0)} s`,
+      rate(run.importSeconds),
+      `${run.sizes.database} (whole database)`,
+      run.importLoad,
+    ],
+    [FTS5, `${builds.fts5.seconds.toFixed(0)} s`, rate(builds.fts5.seconds), `${megabytes(builds.fts5.bytes)} (file)`, builds.fts5.load],
+    [
+      TS_RANK,
+      `${builds.postgres.seconds.toFixed(0)} s`,
+      rate(builds.postgres.seconds),
+      `${megabytes(builds.postgres.bytes)} (table, TOAST, GIN)`,
+      builds.postgres.load,
+    ],
+  ];
+  const latencyRows: Array<Array<string | number>> = [];
+  for (const [name] of QUERY_SETS) {
+    for (const connections of [1, 8]) {
+      const http = run.rows.find((cells) => cells[0] === name && cells[1] === connections)!;
+      latencyRows.push([`**${HTTP}**`, name, connections, http[2]!, http[3]!, http[4]!, http[5]!, http[6]!, '1.00']);
+      for (const system of [ENGINE_IN_PROCESS, FTS5, TS_RANK]) {
+        const row = run.systems.find((cells) => cells[0] === system && cells[1] === name && cells[2] === connections)!;
+        const ratio = row[6] / httpRps(run, name, connections);
+        latencyRows.push([...row, Number.isFinite(ratio) ? ratio.toFixed(2) : '–']);
+      }
+    }
+  }
+  return [
+    `Peers and the engine in process, on the same pages and queries; load average around these rows: ${run.systemsLoad}.`,
+    '',
+    table(['system', 'build (analysis included)', 'pages/s', 'size on disk', 'load average as the build ended'], buildRows),
+    '',
+    table(['system', 'queries', 'connections', 'p50', 'p95', 'p99', 'req/s', 'errors', 'req/s ÷ Qantara over HTTP'], latencyRows),
+    '',
+    `HTTP req/s ÷ engine in-process req/s, rare words at 8 connections: ${httpShare(run).toFixed(0)}% (target ≥ 70%).`,
+  ].join('\n');
 }
 
 /** The targets of the largest library measured, each met or missed by how much. */
@@ -268,11 +509,18 @@ function targets(runs: readonly ScaleRun[]): string {
   }
   const rate = Math.round(largest.corpus.pages / largest.importSeconds);
   lines.push(['import ≥ 2,000 pages/s', rate, verdict(rate >= 2000, `${2000 - rate} pages/s (×${(2000 / rate).toFixed(2)})`)]);
+  const share = httpShare(largest);
+  lines.push([
+    'rare words at 8 connections: HTTP req/s ÷ engine in-process req/s ≥ 70%',
+    `${share.toFixed(0)}%`,
+    verdict(share >= 70, `${(70 - share).toFixed(0)} points`),
+  ]);
   return [`### Targets at ${largest.corpus.pages.toLocaleString('en')} pages`, '', table(['target', 'measured', ''], lines)].join('\n');
 }
 
 async function libraryScale(): Promise<string> {
-  if (corpusFiles().length === 0) return 'Not measured: the OpenITI corpus (`../shared/corpus/openiti/`) is not beside the project.';
+  if (corpusFiles(openitiDir()).length === 0)
+    return 'Not measured: the OpenITI corpus (`../shared/corpus/openiti/`) is not beside the project.';
   const sections: string[] = [];
   const runs: ScaleRun[] = [];
   for (const pages of sizes()) {
@@ -283,8 +531,9 @@ async function libraryScale(): Promise<string> {
       [
         `### ${corpus.pages.toLocaleString('en')} pages`,
         '',
-        `${corpus.books} books, ${Math.round(corpus.chars / corpus.pages)} characters per page on average. Imported ${run.importedAt} UTC,`,
-        `load average (1 / 5 / 15 min) as the import ended: ${run.importLoad}; around the latency measurements: ${load}.`,
+        `${corpus.books} books, ${Math.round(corpus.chars / corpus.pages)} characters per page on average. Load average (1 / 5 / 15 min)`,
+        `as this size's run started: ${run.loadStart}; as it ended: ${run.loadEnd}. Imported ${run.importedAt} UTC,`,
+        `load average as the import ended: ${run.importLoad}; around the latency measurements over HTTP: ${load}.`,
         '',
         table(
           [
@@ -311,6 +560,8 @@ async function libraryScale(): Promise<string> {
           ['queries', 'connections', 'p50', 'p95', 'p99', 'req/s', 'errors + non-2xx', 'server CPU ms/req', 'PostgreSQL CPU ms/req'],
           run.rows,
         ),
+        '',
+        systemsSection(run),
       ].join('\n'),
     );
   }
@@ -328,6 +579,20 @@ async function libraryScale(): Promise<string> {
     `This run: \`npm run bench -- library-scale ${runOptions()}\`.`,
     `Rare-word queries: ${RARE.map((q) => `«${q}»`).join(', ')}.`,
     `Common-word queries: ${COMMON.map((q) => `«${q}»`).join(', ')}.`,
+    '',
+    'Beside Qantara over HTTP, on the same pages and queries, the same warm-up and rows, every system asked for the',
+    `top ${LIMIT} pages: **${ENGINE_IN_PROCESS}** — the library's retrieval service (query analysis, exact top-k,`,
+    'pages read and passages cut) called from this process by 1 or 8 concurrent callers, without facade, gateway or',
+    `keys; **${FTS5}** (\`node:sqlite\`; OR of the query's terms ranked by FTS5's bm25 with its own k1 1.2, b 0.75;`,
+    'a snippet of 24 terms; 8 connections are 8 worker threads, each with its own read-only connection); and',
+    `**${TS_RANK}** (the \`simple\` configuration, OR of the query's terms, \`ts_rank_cd\` without length`,
+    'normalisation, no `ts_headline`; a `pg` pool of 1 or 8 connections to the same PostgreSQL cluster). Both peers',
+    "index the library's own analysis of each page (normalisation, stop words, the light stem and root of each word, as",
+    "`subgraphs/library/analysis` gives them) and search the query's light stems and roots, so the four meet on one",
+    "vocabulary; the FTS5 snippet is cut from that term stream (FTS5 can only mark what it indexed). A peer's build time",
+    'reads the corpus files, analyses every page and builds its index; its size is the SQLite file (terms, ids and page',
+    "text) or the PostgreSQL table's `pg_total_relation_size` (page text, tsvector, GIN index). The last column divides a",
+    "system's req/s by Qantara's over HTTP for the same queries and connections.",
     '',
     sections.join('\n\n'),
     '',

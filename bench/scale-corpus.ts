@@ -20,12 +20,12 @@ interface SourceBook {
 /** The OpenITI books the corpora are re-sampled from. */
 export const OPENITI = join(ROOT, '..', 'shared', 'corpus', 'openiti');
 
-/** The OpenITI book files, or none when the corpus is not beside the project. */
-export function corpusFiles(): string[] {
-  if (!existsSync(OPENITI)) return [];
-  return readdirSync(OPENITI)
+/** The OpenITI book files in `from` (by default beside the project), or none when there are none. */
+export function corpusFiles(from: string = OPENITI): string[] {
+  if (!existsSync(from)) return [];
+  return readdirSync(from)
     .filter((name) => /^\d{4}/.test(name))
-    .map((name) => join(OPENITI, name));
+    .map((name) => join(from, name));
 }
 
 /** A small seeded generator (mulberry32), so a corpus of a given size is the same on every run. */
@@ -90,11 +90,11 @@ export interface ScaleCorpus {
  * Writes `pages` pages re-sampled from the OpenITI books as JSON Lines files in `dir`: each
  * generated book draws from one source book (sources weighted by their page count), its pages take
  * their lengths from the source's real pages and are filled with the source's sentences, drawn at
- * random; books hold 100–900 pages, a part every 20 pages.
+ * random; books hold 100–900 pages, a part every 20 pages. `from` is the directory of the OpenITI books.
  */
-export async function writeScaleCorpus(dir: string, pages: number, seed = 17): Promise<ScaleCorpus> {
+export async function writeScaleCorpus(dir: string, pages: number, seed = 17, from: string = OPENITI): Promise<ScaleCorpus> {
   const sources = await Promise.all(
-    corpusFiles()
+    corpusFiles(from)
       .filter((file) => !file.endsWith('.jsonl'))
       .map(readSource),
   );
