@@ -14,7 +14,19 @@ import { PostgresSearchEngine } from '../subgraphs/library/search/postgres-engin
 import { RetrievalService } from '../subgraphs/library/search/retrieval.service.js';
 import { openOrm } from '../subgraphs/shared/orm.js';
 import { ROOT, startServer } from './harness.js';
-import { buildFts5, buildPgPeer, closedLoop, corpusPages, measureFts5, measurePg, pgPeerBytes, type Samples } from './peers/fts-peers.js';
+import { DatabaseSync } from 'node:sqlite';
+import {
+  buildFts5,
+  buildPgPeer,
+  closedLoop,
+  corpusPages,
+  measureFts5,
+  measurePg,
+  pgPeerBytes,
+  searchFts5,
+  searchPg,
+  type Samples,
+} from './peers/fts-peers.js';
 import { table, type BenchModule } from './report.js';
 import { corpusFiles, OPENITI, writeScaleCorpus, type ScaleCorpus } from './scale-corpus.js';
 
@@ -212,6 +224,8 @@ interface ScaleRun extends Imported {
   readonly builds: PeerBuilds;
   /** Load averages before and after the engine-in-process and peer rows. */
   readonly systemsLoad: string;
+  /** Per peer and query set: how many of the engine's top pages the peer also returned, on average per query. */
+  readonly shared: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** Load averages as this size's run started and as it ended. */
   readonly loadStart: string;
   readonly loadEnd: string;
@@ -306,9 +320,13 @@ async function measureSystems(
   files: readonly string[],
   databaseUrl: string,
   kept: boolean,
-): Promise<{ systems: SystemRow[]; builds: PeerBuilds; load: string }> {
+): Promise<{ systems: SystemRow[]; builds: PeerBuilds; load: string; shared: ScaleRun['shared'] }> {
   const loadBefore = loadAverage();
   const systems: SystemRow[] = [];
+  const everyQuery = QUERY_SETS.flatMap(([, queries]) => queries);
+  const topsOf = async (search: (q: string) => Promise<ReadonlyArray<{ id: string }>>) =>
+    new Map(await Promise.all(everyQuery.map(async (q) => [q, (await search(q)).map((hit) => hit.id)] as const)));
+  let engineTops = new Map<string, string[]>();
   progress(pages, 'the engine in process');
   const logger = createLogger('silent');
   const orm = await openOrm(libraryModule.database, { databaseUrl, logger });
@@ -316,6 +334,7 @@ async function measureSystems(
     const service = new RetrievalService(new PostgresSearchEngine(orm), logger);
     const request = { limit: LIMIT, maxChars: RETRIEVAL_BOUNDS.maxChars.retrieveDefault };
     const retrieve = (q: string) => service.retrieve(orm.em.fork(), { ...request, q }, RETRIEVAL_BOUNDS.limit.max);
+    engineTops = await topsOf(async (q) => (await retrieve(q)).passages);
     systems.push(...(await systemRows(ENGINE_IN_PROCESS, (queries, connections) => closedLoop(retrieve, queries, connections, SECONDS))));
   } finally {
     await orm.close(true);
@@ -340,11 +359,29 @@ async function measureSystems(
     builds = { fts5, postgres };
     if (kept) await writeFile(record, JSON.stringify(builds));
   }
+  const sqlite = new DatabaseSync(file, { readOnly: true });
+  const fts5Tops = await topsOf(async (q) => searchFts5(sqlite, q, LIMIT));
+  sqlite.close();
+  const client = new pg.Client({ connectionString: peersUrl });
+  await client.connect();
+  const pgTops = await topsOf((q) => searchPg(client, q, LIMIT));
+  await client.end();
+  const shared: Record<string, Record<string, number>> = {};
+  for (const [system, tops] of [
+    [FTS5, fts5Tops],
+    [TS_RANK, pgTops],
+  ] as const) {
+    shared[system] = {};
+    for (const [name, queries] of QUERY_SETS) {
+      const counts = queries.map((q) => tops.get(q)!.filter((id) => engineTops.get(q)!.includes(id)).length);
+      shared[system][name] = counts.reduce((sum, count) => sum + count, 0) / queries.length;
+    }
+  }
   progress(pages, 'measuring the SQLite FTS5 peer');
   systems.push(...(await systemRows(FTS5, (queries, connections) => measureFts5(file, queries, connections, SECONDS, LIMIT))));
   progress(pages, 'measuring the PostgreSQL ts_rank_cd peer');
   systems.push(...(await systemRows(TS_RANK, (queries, connections) => measurePg(peersUrl, queries, connections, SECONDS, LIMIT))));
-  return { systems, builds, load: `${loadBefore} before, ${loadAverage()} after` };
+  return { systems, builds, shared, load: `${loadBefore} before, ${loadAverage()} after` };
 }
 
 /** One library size: corpus written, imported with `npm run import`, retrieval measured through REST, then in process and on the peers. */
@@ -416,6 +453,7 @@ async function scaleRun(pages: number): Promise<ScaleRun> {
       load,
       systems: measured.systems,
       builds: measured.builds,
+      shared: measured.shared,
       systemsLoad: measured.load,
       loadStart,
       loadEnd,
@@ -467,11 +505,12 @@ function systemsSection(run: ScaleRun): string {
   for (const [name] of QUERY_SETS) {
     for (const connections of [1, 8]) {
       const http = run.rows.find((cells) => cells[0] === name && cells[1] === connections)!;
-      latencyRows.push([`**${HTTP}**`, name, connections, http[2]!, http[3]!, http[4]!, http[5]!, http[6]!, '1.00']);
+      latencyRows.push([`**${HTTP}**`, name, connections, http[2]!, http[3]!, http[4]!, http[5]!, http[6]!, '1.00', '–']);
       for (const system of [ENGINE_IN_PROCESS, FTS5, TS_RANK]) {
         const row = run.systems.find((cells) => cells[0] === system && cells[1] === name && cells[2] === connections)!;
         const ratio = row[6] / httpRps(run, name, connections);
-        latencyRows.push([...row, Number.isFinite(ratio) ? ratio.toFixed(2) : '–']);
+        const shared = run.shared[system]?.[name];
+        latencyRows.push([...row, Number.isFinite(ratio) ? ratio.toFixed(2) : '–', shared === undefined ? '–' : shared.toFixed(1)]);
       }
     }
   }
@@ -480,7 +519,21 @@ function systemsSection(run: ScaleRun): string {
     '',
     table(['system', 'build (analysis included)', 'pages/s', 'size on disk', 'load average as the build ended'], buildRows),
     '',
-    table(['system', 'queries', 'connections', 'p50', 'p95', 'p99', 'req/s', 'errors', 'req/s ÷ Qantara over HTTP'], latencyRows),
+    table(
+      [
+        'system',
+        'queries',
+        'connections',
+        'p50',
+        'p95',
+        'p99',
+        'req/s',
+        'errors',
+        'req/s ÷ Qantara over HTTP',
+        `of Qantara's top ${LIMIT}`,
+      ],
+      latencyRows,
+    ),
     '',
     `HTTP req/s ÷ engine in-process req/s, rare words at 8 connections: ${httpShare(run).toFixed(0)}% (target ≥ 70%).`,
   ].join('\n');
@@ -592,7 +645,9 @@ async function libraryScale(): Promise<string> {
     "vocabulary; the FTS5 snippet is cut from that term stream (FTS5 can only mark what it indexed). A peer's build time",
     'reads the corpus files, analyses every page and builds its index; its size is the SQLite file (terms, ids and page',
     "text) or the PostgreSQL table's `pg_total_relation_size` (page text, tsvector, GIN index). The last column divides a",
-    "system's req/s by Qantara's over HTTP for the same queries and connections.",
+    "system's req/s by Qantara's over HTTP for the same queries and connections; the one after it, how many of the",
+    `pages Qantara ranks in its top ${LIMIT} a peer also returns, on average per query (the peers rank by their own`,
+    "formulas, every term weighted alike, where the library weighs a word's root twice beside its light stem).",
     '',
     sections.join('\n\n'),
     '',

@@ -54,13 +54,13 @@ export function tsQuery(query: string): string {
     .join(' | ');
 }
 
-/** The pages of the bench's JSON Lines corpus files, with ids `book_id/page`. */
+/** The pages of the bench's JSON Lines corpus files, with the library's page ids (`<book_id>-<page>`). */
 export async function* corpusPages(files: readonly string[]): AsyncGenerator<PeerPage> {
   for (const file of files) {
     for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
       if (line.trim() === '') continue;
       const { book_id: book, page, text } = JSON.parse(line) as { book_id: string; page: number; text: string };
-      yield { id: `${book}/${page}`, text };
+      yield { id: `${book}-${page}`, text };
     }
   }
 }
