@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { RETRIEVAL_BOUNDS } from '../contracts/library/content.contract.js';
@@ -14,7 +15,6 @@ import { PostgresSearchEngine } from '../subgraphs/library/search/postgres-engin
 import { RetrievalService } from '../subgraphs/library/search/retrieval.service.js';
 import { openOrm } from '../subgraphs/shared/orm.js';
 import { ROOT, startServer } from './harness.js';
-import { DatabaseSync } from 'node:sqlite';
 import {
   buildFts5,
   buildPgPeer,
