@@ -20,7 +20,10 @@ const KEYS: IdempotencyStore = {
  * claim of its `Idempotency-Key` when its contract declares one, and the jobs it queues are
  * queued after that commit.
  */
-export const researchWrites = writesInTransaction(KEYS, (call) => {
-  const caller = call.caller as WorkspaceActor;
-  return [caller.workspaceId, caller.mode];
+export const researchWrites = writesInTransaction({
+  keys: KEYS,
+  scope: (call) => {
+    const caller = call.caller as WorkspaceActor;
+    return [caller.workspaceId, caller.mode];
+  },
 });
