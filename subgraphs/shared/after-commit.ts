@@ -20,25 +20,11 @@ export interface TransactionMode {
   readonly readOnly?: boolean;
 }
 
+/** Registers `work` to run after `tx` commits; `tx` must be a transaction `withAfterCommit` opened (else it throws). */
 export function afterCommit(tx: EntityManager, work: () => Promise<unknown>): void {
   const list = pending.get(tx);
   if (!list) throw new Error('afterCommit: this entity manager is not a transaction that runs work after its commit');
   list.push(work);
-}
-
-/**
- * Runs `work` after the commit of `em` when `em` is such a transaction, else at once: for a
- * path that may or may not run inside one (work about rows another commit already wrote).
- */
-export async function whenCommitted(em: EntityManager, work: () => Promise<unknown>): Promise<void> {
-  const list = pending.get(em);
-  if (list) list.push(work);
-  else await work();
-}
-
-/** Whether `em` is a transaction opened by `withAfterCommit`. */
-export function inHelperTransaction(em: EntityManager): boolean {
-  return pending.has(em);
 }
 
 /**
