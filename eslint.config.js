@@ -23,6 +23,20 @@ export default tseslint.config(
     },
   },
   {
+    // One transaction helper (docs/adr/0045): a transaction is opened with `withAfterCommit`, never by hand.
+    files: ['**/*.ts'],
+    ignores: ['test/**', 'subgraphs/shared/after-commit.ts', 'subgraphs/shared/entity-drift.ts', '**/migrations/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(transactional|begin)$/]',
+          message: 'Open a transaction with withAfterCommit (subgraphs/shared/after-commit.ts), which also runs work after its commit.',
+        },
+      ],
+    },
+  },
+  {
     // The console runs in the browser as plain ES modules; so does the GraphQL explorer's page script.
     files: ['console/**/*.js', 'gateway/explorer/*.browser.js'],
     languageOptions: {

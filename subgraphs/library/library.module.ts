@@ -15,6 +15,7 @@ import { importOperations } from './import/import.operations.js';
 import { LibraryImportService } from './import/library-import.service.js';
 import { contentEntities, createContentServices, loadDemoOnFirstStart } from './library-content.js';
 import { libraryMigrations } from './migrations/index.js';
+import { libraryWrites } from './library-writes.js';
 import { retrievalOperations } from './search/retrieval.operations.js';
 import type { SearchEngine } from './search/search-engine.js';
 
@@ -56,6 +57,7 @@ export const libraryModule: SubgraphModule = {
         libraryAccount: services.get(AccountKeys),
         adminToken: services.get(AdminTokenCheck),
       },
+      around: libraryWrites,
     };
   },
   onReady: (runtime, services) => loadDemoOnFirstStart(runtime, services.get(LibraryImportService)),

@@ -4,7 +4,7 @@ import { EventPruner, pruneTopicFeed } from '../shared/events/event-retention.js
 import { AdminTokenCheck } from '../shared/admin-token.js';
 import { publicGuard } from '../shared/contracts/public-guard.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
-import { idempotentWrites } from './access/idempotent-writes.js';
+import { researchWrites } from './access/research-writes.js';
 import { ResearchKeyGuard } from './access/research-key-guard.js';
 import { WorkspaceUserGuard } from './access/workspace-user-guard.js';
 import { AssistantTurns } from './assistant/assistant-turns.js';
@@ -42,8 +42,8 @@ export const researchModule: SubgraphModule = {
     const providers = new Providers(config, logger.child({ component: 'providers' }));
     const billing = new BillingService(ledger, new StripeCheckout(stripeClient(config)));
     const workspaces = new WorkspaceService(keys, ledger, config.researchWelcomeCredits);
-    queues.consume(ASSISTANT_TURNS, new AssistantTurns(orm, store, ledger, providers));
-    queues.consume(RESEARCH_RUNS, new ResearchRuns(orm, store, ledger, providers));
+    queues.consume(ASSISTANT_TURNS, new AssistantTurns(orm, store, ledger, providers, logger.child({ component: 'assistant-turns' })));
+    queues.consume(RESEARCH_RUNS, new ResearchRuns(orm, store, ledger, providers, logger.child({ component: 'research-runs' })));
     return [
       ledger,
       store,
@@ -74,7 +74,7 @@ export const researchModule: SubgraphModule = {
       researchUser: services.get(WorkspaceUserGuard),
       adminToken: services.get(AdminTokenCheck),
     },
-    around: idempotentWrites,
+    around: researchWrites,
   }),
   async onReady(runtime, services) {
     services.get(EventPruner).start();

@@ -3,6 +3,7 @@ import {
   allComplete,
   call,
   fundedWorkspace,
+  grantCredits,
   READY_IDEA,
   readLedger,
   readUntil,
@@ -115,7 +116,51 @@ describe('chat turns', () => {
     expect(view.gapAssessment.readinessStatus).toBe('ready');
     expect((await readLedger(stack, workspace.id)).rows.map((row) => row.kind)).toEqual(['grant', 'chat_reserve', 'chat_reserve']);
   });
+  it('leaves no case, message or ledger entry and queues no turn when a first message is refused for credits', async () => {
+    const workspace = await fundedWorkspace(stack, 'refused first message', 0, 'test');
+    const queuedBefore = await queuedTurns();
+    // The case and both messages are written before the reservation finds no credit: all of it is rolled back.
+    const refused = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: 'An idea that cannot be paid for.' });
+    expect(refused.status).toBe(402);
+    expect(await rowsOf(workspace.id)).toEqual({ threads: 0, messages: 0, ledger: 0 });
+    expect(await queuedTurns()).toBe(queuedBefore);
+    // The same message with a credit is accepted and its turn queued: the count above would have seen one.
+    await grantCredits(stack, workspace.id, 1, 'test');
+    const accepted = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: 'An idea that cannot be paid for.' });
+    expect(accepted.status).toBe(202);
+    expect(await queuedTurns()).toBe(queuedBefore + 1);
+  });
 });
+
+/** How many assistant turns were ever queued (BullMQ keeps its jobs in the service's database). */
+async function queuedTurns(): Promise<number> {
+  const [row] = await query<{ count: number }>(
+    `select count(*)::int as "count" from bullmq.job where "queue" = 'research-assistant-turns'`,
+  );
+  return row!.count;
+}
+
+/** The workspace's cases, their messages and its ledger entries, counted. */
+async function rowsOf(workspaceId: string) {
+  const [row] = await query<{ threads: number; messages: number; ledger: number }>(
+    `select (select count(*)::int from research.thread where workspace_id = $1) as "threads",
+       (select count(*)::int from research.message m join research.thread t on t.id = m.thread_id where t.workspace_id = $1) as "messages",
+       (select count(*)::int from research.credit_ledger where workspace_id = $1) as "ledger"`,
+    [workspaceId],
+  );
+  return row;
+}
+
+async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
+  const pg = await import('pg');
+  const client = new pg.default.Client({ connectionString: stack.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
 
 describe('research runs', () => {
   it('charges once for two concurrent starts of the same case', async () => {

@@ -1,3 +1,4 @@
+import { withAfterCommit } from '../../shared/after-commit.js';
 import type { SubgraphContext } from '../../shared/context.js';
 import { AccountsError } from './accounts.errors.js';
 import { emailProblem, normalizeEmail } from '../../../contracts/library/email.js';
@@ -43,7 +44,8 @@ export class RegistrationService {
     const now = this.clock();
     const windows = windowsAt(now);
     const retryAfter = secondsUntil(windows.dayReset, now);
-    return ctx.em.transactional(async (em) => {
+    // Its own transaction (joined when a call's encloses it): the address was counted before it.
+    return withAfterCommit(ctx.em, ctx.logger, async (em) => {
       const claimed = await this.usage.claimRegistration(
         em,
         normalizeEmail(email),

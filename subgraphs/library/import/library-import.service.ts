@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../runtime/logger.js';
+import { withAfterCommit } from '../../shared/after-commit.js';
 import { LibraryError } from '../library-errors.js';
 import { SegmentBuilder } from '../search/segment-builder.js';
 import type { SearchEngine } from '../search/search-engine.js';
@@ -38,19 +39,19 @@ export class LibraryImportService {
 
   async importEvents(em: EntityManager, events: AsyncIterable<LibraryEvent>, progress: ImportProgress = {}): Promise<ImportedBook[]> {
     const iterator = events[Symbol.asyncIterator]();
-    const tx = em.fork();
+    // The first event is asked for before anything is awaited: a readline source drops lines it reads before then.
+    const first = iterator.next();
+    first.catch(() => undefined); // awaited below, after the transaction has begun
     let done: ImportedBook[];
     try {
-      // The first event is asked for before anything is awaited: a readline source drops lines it reads before then.
-      const first = iterator.next();
-      first.catch(() => undefined); // awaited below, after the transaction has begun
-      await tx.begin();
-      const segment = new SegmentBuilder();
-      done = await this.writeBooks(tx, iterator, await first, progress, segment);
-      await segment.write(tx);
-      await tx.commit();
+      // Its own transaction on a fork, committed before the engine is told about any book.
+      done = await withAfterCommit(em.fork(), this.logger, async (tx) => {
+        const segment = new SegmentBuilder();
+        const written = await this.writeBooks(tx, iterator, await first, progress, segment);
+        await segment.write(tx);
+        return written;
+      });
     } catch (error) {
-      if (tx.isInTransaction()) await tx.rollback().catch(() => undefined);
       throw explain(error);
     }
     for (const book of done) await this.index(book, em);

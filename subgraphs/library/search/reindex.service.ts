@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../runtime/logger.js';
+import { withAfterCommit } from '../../shared/after-commit.js';
 import { deriveBookStatistics } from '../import/book-writer.js';
 import { LibraryError } from '../library-errors.js';
 import { indexTerms } from './index-terms.js';
@@ -34,28 +35,15 @@ export class LibraryReindexService {
       done.push(book);
       onBook?.(book, books.length);
     }
-    await this.inTransaction(em, (tx) => rewriteSegments(tx));
+    await withAfterCommit(em.fork(), this.logger, (tx) => rewriteSegments(tx));
     return done;
-  }
-
-  private async inTransaction(em: EntityManager, work: (tx: EntityManager) => Promise<void>): Promise<void> {
-    const tx = em.fork();
-    await tx.begin();
-    try {
-      await work(tx);
-      await tx.commit();
-    } catch (error) {
-      await tx.rollback().catch(() => undefined);
-      throw error;
-    }
   }
 
   /** Re-analyses one book; its postings go into a segment of their own unless the caller rewrites them all. */
   async reindexBook(em: EntityManager, bookId: string, withPostings = true): Promise<ReindexedBook> {
-    const tx = em.fork();
-    await tx.begin();
-    let pages = 0;
-    try {
+    // One transaction per book, on a fork, so searches keep working while the others wait.
+    const pages = await withAfterCommit(em.fork(), this.logger, async (tx) => {
+      let pages = 0;
       // raw SQL: search engine, pages re-analysed in bulk under the book's advisory lock.
       await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`qantara:library:book:${bookId}`]);
       let after = 0;
@@ -81,11 +69,8 @@ export class LibraryReindexService {
       }
       await deriveBookStatistics(tx, bookId);
       if (withPostings) await writeSegment(tx, [bookId]);
-      await tx.commit();
-    } catch (error) {
-      await tx.rollback().catch(() => undefined);
-      throw error;
-    }
+      return pages;
+    });
     try {
       await this.engine.indexBook(bookId, em);
     } catch (error) {

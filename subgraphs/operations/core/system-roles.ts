@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../../../runtime/logger.js';
+import { withAfterCommit } from './after-commit.js';
 import { OPERATIONS_ROLES, type OperationsRole } from '../../../contracts/access.js';
 import { OPERATIONS_CONTRACTS } from '../../../contracts/operations/index.js';
 
@@ -80,7 +82,10 @@ interface Cached {
 export class SystemRoleBook {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(private readonly root: EntityManager) {}
+  constructor(
+    private readonly root: EntityManager,
+    private readonly logger: Logger,
+  ) {}
 
   /**
    * The organization's roles by code (deleted roles grant nothing and are absent). Read on
@@ -114,7 +119,7 @@ export class SystemRoleBook {
 
   /** A read under the organization's tenant setting (the book's rows are behind row-level security). */
   private async read<T extends object>(on: EntityManager, organizationId: string, sql: string, parameters = 1): Promise<T[]> {
-    return on.transactional(async (tx) => {
+    return withAfterCommit(on, this.logger, async (tx) => {
       // raw SQL: the tenant setting row-level security reads
       await tx.execute(`select set_config('app.organization_id', ?, true)`, [organizationId]);
       // raw SQL: the version stamp is aggregated in the database (string_agg), so a cache check reads one small row

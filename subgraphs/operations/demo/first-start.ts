@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OPERATIONS_ROLES, type OperationsRole } from '../../../contracts/access.js';
 import type { Logger } from '../../../runtime/logger.js';
 import type { RunOperation } from '../../shared/subgraph.js';
+import { withAfterCommit } from '../core/after-commit.js';
 import { enterTenant } from '../core/tenancy.js';
 import type { IamService } from '../iam/iam.service.js';
 import type { SigningKeys } from '../iam/signing-keys.js';
@@ -95,7 +96,7 @@ export interface DemoRecordsVia {
 }
 
 async function demoOrganization(root: EntityManager, iam: IamService, logger: Logger, via?: DemoRecordsVia): Promise<void> {
-  await root.fork().transactional(async (tx) => {
+  await withAfterCommit(root.fork(), logger, async (tx) => {
     // `on conflict do nothing`: an instance that finds the demo organization made leaves it alone.
     const organization = await tx
       .createQueryBuilder(OrganizationEntity)

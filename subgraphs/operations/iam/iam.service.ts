@@ -5,7 +5,9 @@ import type { OperationsRole } from '../../../contracts/access.js';
 import type { BodyOf } from '../../../contracts/operation.js';
 import type { iamVerifySecondFactor } from '../../../contracts/operations/accounts.contract.js';
 import type { LoginData, OrganizationData, UserData } from '../../../contracts/operations/iam-types.js';
+import type { Logger } from '../../../runtime/logger.js';
 import type { Mailer } from '../../shared/mailer.js';
+import { withAfterCommit } from '../core/after-commit.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { OperationsError } from '../operations.errors.js';
@@ -41,6 +43,7 @@ export class IamService {
     private readonly root: EntityManager,
     readonly signIn: SignInFlow,
     private readonly mailer: Mailer,
+    private readonly logger: Logger,
   ) {}
 
   async login(em: EntityManager, email: string, password: string, client: ClientInfo): Promise<LoginData> {
@@ -118,7 +121,8 @@ export class IamService {
       // A rotated token presented again is reuse: its whole family goes.
       const known = await em.findOne(RefreshTokenEntity, { tokenHash: sha256Hex(token) });
       if (!known?.rotatedAt) throw OperationsError.refreshTokenInvalid();
-      await this.root.fork().transactional((own) => this.revokeFamily(own, known.familyId));
+      // Its own transaction: the revocation commits although this call is refused (and rolled back).
+      await withAfterCommit(this.root.fork(), this.logger, (own) => this.revokeFamily(own, known.familyId));
       throw OperationsError.refreshTokenReused();
     }
     const account = await this.signIn.account(em, { id: spent.user_id });

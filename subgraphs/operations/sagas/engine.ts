@@ -417,7 +417,7 @@ export class SagaEngine implements SagaStarter {
    * no-op when it is there, and brings it back when a crash lost it between commit and queue.
    */
   private async unqueued(status: 'running' | 'compensating'): Promise<Array<{ id: string; data: SagaJob }>> {
-    const rows = await this.root.fork().transactional(async (tx) => {
+    const rows = await withAfterCommit(this.root.fork(), this.logger, async (tx) => {
       // raw SQL: SET LOCAL so recovery reads every organization's sagas
       await tx.execute(`select set_config('app.platform_read', 'on', true)`);
       // raw SQL: recovery scan: distinct on over a join of every organization's sagas

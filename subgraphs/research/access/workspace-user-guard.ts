@@ -58,7 +58,7 @@ export class WorkspaceUserGuard implements Guard<ResearchUserAccess> {
 
   async admit(ctx: SubgraphContext): Promise<WorkspaceUser> {
     const token = await this.authenticate(ctx);
-    const workspace = await this.workspaces.forOwner(ctx.em, {
+    const workspace = await this.workspaces.forOwner(ctx.em, ctx.logger, {
       issuer: token.issuer,
       subject: token.subject,
       displayName: claim(token.claims.name) ?? claim(token.claims.email) ?? 'Workspace',

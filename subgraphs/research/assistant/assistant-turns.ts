@@ -1,5 +1,7 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { CHAT_TURN_CREDITS } from '../../../contracts/research/account-types.js';
+import type { Logger } from '../../../runtime/logger.js';
+import { withAfterCommit } from '../../shared/after-commit.js';
 import type { SubgraphOrm } from '../../shared/orm.js';
 import type { QueueConsumer } from '../../shared/queues/queue-hub.js';
 import { CreditLedgerEntryEntity } from '../billing/credit.entity.js';
@@ -33,6 +35,7 @@ export class AssistantTurns implements QueueConsumer<TurnJob> {
     private readonly store: ThreadStore,
     private readonly ledger: CreditLedger,
     private readonly providers: Providers,
+    private readonly logger: Logger,
   ) {}
 
   readonly process = async ({ messageId }: TurnJob): Promise<void> => {
@@ -53,12 +56,11 @@ export class AssistantTurns implements QueueConsumer<TurnJob> {
     );
     const history = earlier.map((message) => ({ role: message.role, content: message.content }));
     const result = await this.providers.assistant(thread.mode).turn({ anamnesis: anamnesisOf(thread.anamnesis), history });
-    await em.transactional((tx) => this.complete(tx as EntityManager, turn, result));
+    await withAfterCommit(em, this.logger, (tx) => this.complete(tx, turn, result));
   };
 
   readonly exhausted = async ({ messageId }: TurnJob): Promise<void> => {
-    await this.orm.em.fork().transactional(async (work) => {
-      const tx = work as EntityManager;
+    await withAfterCommit(this.orm.em.fork(), this.logger, async (tx) => {
       // raw SQL: the change is conditional on the message still pending and answers the row, in one statement.
       const [row] = await tx.execute<Array<Record<string, unknown>>>(
         `update "research"."message" m set "content" = ?, "status" = 'complete', "outcome" = 'failed', "charge" = 'refunded',

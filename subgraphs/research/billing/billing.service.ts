@@ -31,35 +31,33 @@ export class BillingService {
     };
   }
 
+  /** In the call's transaction; a live session whose top-up is then not written just expires at Stripe, uncredited. */
   async createTopUp(em: EntityManager, caller: WorkspaceActor, input: TopUpInput) {
     const request = { workspaceId: caller.workspaceId, credits: input.usdQuantity * CREDITS_PER_USD, ...input };
     const sandbox = caller.mode === 'test';
     const session = sandbox ? sandboxSession(request) : await this.checkout.create(request);
-    await em.transactional(async (work) => {
-      const tx = work as EntityManager;
-      tx.create(TopUpEntity, {
-        id: session.id,
+    em.create(TopUpEntity, {
+      id: session.id,
+      workspaceId: caller.workspaceId,
+      mode: caller.mode,
+      usdQuantity: input.usdQuantity,
+      credits: request.credits,
+      status: sandbox ? 'complete' : 'open',
+      sandbox,
+      url: session.url,
+      expiresAt: session.expiresAt ?? null,
+      completedAt: sandbox ? new Date() : null,
+    });
+    await em.flush();
+    if (sandbox) {
+      await this.ledger.post(em, {
         workspaceId: caller.workspaceId,
         mode: caller.mode,
-        usdQuantity: input.usdQuantity,
-        credits: request.credits,
-        status: sandbox ? 'complete' : 'open',
-        sandbox,
-        url: session.url,
-        expiresAt: session.expiresAt ?? null,
-        completedAt: sandbox ? new Date() : null,
+        delta: request.credits,
+        kind: 'top_up',
+        reference: session.id,
       });
-      await tx.flush();
-      if (sandbox) {
-        await this.ledger.post(tx, {
-          workspaceId: caller.workspaceId,
-          mode: caller.mode,
-          delta: request.credits,
-          kind: 'top_up',
-          reference: session.id,
-        });
-      }
-    });
+    }
     return {
       id: session.id,
       url: session.url,
@@ -71,26 +69,23 @@ export class BillingService {
     };
   }
 
-  /** Credits a paid session once, however often its events arrive; an unknown session credits nothing. */
-  async creditSession(em: EntityManager, sessionId: string): Promise<number> {
-    return em.transactional(async (work) => {
-      const tx = work as EntityManager;
-      // One statement takes the row lock, so concurrent deliveries queue here; the ledger's reference credits once.
-      const completed = await tx.nativeUpdate(
-        TopUpEntity,
-        { id: sessionId },
-        { status: 'complete', completedAt: raw('coalesce("completed_at", now())') },
-      );
-      const topUp = completed > 0 ? await tx.findOneOrFail(TopUpEntity, { id: sessionId }, { refresh: true }) : null;
-      if (!topUp) return 0;
-      const posted = await this.ledger.post(tx, {
-        workspaceId: topUp.workspaceId,
-        mode: topUp.mode,
-        delta: topUp.credits,
-        kind: 'top_up',
-        reference: sessionId,
-      });
-      return posted ? topUp.credits : 0;
+  /** Credits a paid session once, however often its events arrive; an unknown session credits nothing. In the caller's transaction. */
+  async creditSession(tx: EntityManager, sessionId: string): Promise<number> {
+    // One statement takes the row lock, so concurrent deliveries queue here; the ledger's reference credits once.
+    const completed = await tx.nativeUpdate(
+      TopUpEntity,
+      { id: sessionId },
+      { status: 'complete', completedAt: raw('coalesce("completed_at", now())') },
+    );
+    const topUp = completed > 0 ? await tx.findOneOrFail(TopUpEntity, { id: sessionId }, { refresh: true }) : null;
+    if (!topUp) return 0;
+    const posted = await this.ledger.post(tx, {
+      workspaceId: topUp.workspaceId,
+      mode: topUp.mode,
+      delta: topUp.credits,
+      kind: 'top_up',
+      reference: sessionId,
     });
+    return posted ? topUp.credits : 0;
   }
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Stripe from 'stripe';
 import type { Logger } from '../../../runtime/logger.js';
+import { withAfterCommit } from '../../shared/after-commit.js';
 import { ResearchError } from '../research.errors.js';
 import type { BillingService } from './billing.service.js';
 
@@ -49,7 +50,8 @@ export class StripeWebhook {
     const session = event.data.object;
     const paid = event.type === 'checkout.session.async_payment_succeeded' || session.payment_status !== 'unpaid';
     if (!paid) return 0;
-    const credits = await this.billing.creditSession(em, session.id);
+    // A stream runs outside the service's `around`: the webhook opens the transaction itself.
+    const credits = await withAfterCommit(em, this.logger, (tx) => this.billing.creditSession(tx, session.id));
     this.logger.info({ session: session.id, event: event.id, credits }, 'checkout session settled');
     return credits;
   }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RESEARCH_RUN_CREDITS } from '../../../contracts/research/account-types.js';
 import type { Logger } from '../../../runtime/logger.js';
-import { whenCommitted } from '../../shared/after-commit.js';
+import { afterCommit } from '../../shared/after-commit.js';
 import type { QueueHub } from '../../shared/queues/queue-hub.js';
 import { newId } from '../access/key-secret.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
@@ -41,11 +41,12 @@ export class ResearchRunService {
     private readonly providers: Providers,
   ) {}
 
+  /** In the call's transaction, which also queues the run once it commits. */
   async start(em: EntityManager, caller: WorkspaceActor, threadId: string, force: boolean) {
-    const started = await em.transactional((work) => this.claim(work as EntityManager, caller, threadId, force));
+    const started = await this.claim(em, caller, threadId, force);
     if (started.queued) {
-      // After the commit of an enclosing (idempotent) call's transaction, so the consumer finds the run.
-      await whenCommitted(em, async () => {
+      // After the call's commit, so the consumer finds the run.
+      afterCommit(em, async () => {
         try {
           await this.queues.add<RunJob>(RESEARCH_RUNS, started.run.id, { runId: started.run.id });
         } catch (error) {

@@ -1,4 +1,6 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../../../runtime/logger.js';
+import { withAfterCommit } from '../../shared/after-commit.js';
 import type { SubgraphOrm } from '../../shared/orm.js';
 import type { QueueConsumer } from '../../shared/queues/queue-hub.js';
 import { newId } from '../access/key-secret.js';
@@ -32,6 +34,7 @@ export class ResearchRuns implements QueueConsumer<RunJob> {
     private readonly store: ThreadStore,
     private readonly ledger: CreditLedger,
     private readonly providers: Providers,
+    private readonly logger: Logger,
   ) {}
 
   readonly process = async ({ runId }: RunJob): Promise<void> => {
@@ -39,12 +42,11 @@ export class ResearchRuns implements QueueConsumer<RunJob> {
     const run = await this.running(em, runId);
     if (!run) return;
     const result = await this.providers.researcher(run.mode).research(anamnesisOf(run.anamnesis));
-    await em.transactional((tx) => this.complete(tx as EntityManager, run, result));
+    await withAfterCommit(em, this.logger, (tx) => this.complete(tx, run, result));
   };
 
   readonly exhausted = async ({ runId }: RunJob): Promise<void> => {
-    await this.orm.em.fork().transactional(async (work) => {
-      const tx = work as EntityManager;
+    await withAfterCommit(this.orm.em.fork(), this.logger, async (tx) => {
       // raw SQL: the change is conditional on the run's status and answers the row, in one statement.
       const [row] = await tx.execute<RunRecord[]>(
         `update "research"."research_run" set "status" = 'failed', "failure" = ?, "refunded" = true, "finished_at" = now()
@@ -77,8 +79,7 @@ export class ResearchRuns implements QueueConsumer<RunJob> {
 
   /** The run, moved to `running` (and announced) on its first attempt; undefined when it is finished. */
   private async running(em: EntityManager, runId: string): Promise<ResearchRun | undefined> {
-    return em.transactional(async (work) => {
-      const tx = work as EntityManager;
+    return withAfterCommit(em, this.logger, async (tx) => {
       // raw SQL: the change is conditional on the run's status and answers the row, in one statement.
       const [row] = await tx.execute<RunRecord[]>(
         `update "research"."research_run" set "status" = 'running', "started_at" = now()

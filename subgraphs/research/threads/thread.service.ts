@@ -4,7 +4,7 @@ import type { GapAssessmentData, MessageData } from '../../../contracts/research
 import type { ContractInput } from '../../../contracts/operation.js';
 import type { researchThreadEvents } from '../../../contracts/research/events.contract.js';
 import type { Logger } from '../../../runtime/logger.js';
-import { whenCommitted } from '../../shared/after-commit.js';
+import { afterCommit, withAfterCommit } from '../../shared/after-commit.js';
 import type { QueueHub } from '../../shared/queues/queue-hub.js';
 import { newId } from '../access/key-secret.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
@@ -34,10 +34,9 @@ interface ListedThread {
 export const WAITING_TEXT = 'The assistant is reading your message…';
 
 /**
- * Cases: a message is accepted in one transaction — the user's message, the assistant's
+ * Cases: a message is accepted in the call's transaction — the user's message, the assistant's
  * pending one, 1 credit reserved against the pending one (0 for a live turn the offline
- * rules answer) — and its turn is queued after the commit (of the caller's transaction, when
- * an idempotent call encloses it). Nothing here starts research.
+ * rules answer) — and its turn is queued after that commit. Nothing here starts research.
  */
 export class ThreadService {
   constructor(
@@ -81,9 +80,10 @@ export class ThreadService {
 
   /** One consistent snapshot: a reply committing meanwhile shows in the messages and the anamnesis, or in neither. */
   async read(em: EntityManager, caller: WorkspaceActor, threadId: string) {
-    return em.transactional(
-      async (work) => {
-        const tx = work as EntityManager;
+    return withAfterCommit(
+      em,
+      this.logger,
+      async (tx) => {
         const row = await this.store.find(tx, caller, threadId);
         const snapshot = await this.store.snapshot(tx, row);
         const messages = await this.store.messages(tx, row.id);
@@ -124,29 +124,25 @@ export class ThreadService {
 
   /** Accepts a message for a new case (no `threadId`) or an existing one; answers the snapshot with the reply pending. */
   async accept(em: EntityManager, caller: WorkspaceActor, threadId: string | undefined, message: string) {
-    const accepted = await em.transactional(async (work) => {
-      const tx = work as EntityManager;
-      const thread = threadId ? await this.store.find(tx, caller, threadId, true) : await this.open(tx, caller);
-      const userMessage = await this.insertMessage(tx, thread, thread.messageCount + 1, 'user', message);
-      const assistantMessage = await this.insertMessage(tx, thread, thread.messageCount + 2, 'assistant', WAITING_TEXT);
-      await tx.nativeUpdate(ThreadEntity, { id: thread.id }, { messageCount: raw('"message_count" + 2'), updatedAt: raw('now()') });
-      const updated = await this.store.byId(tx, thread.id);
-      const snapshot = await this.store.snapshot(tx, updated!);
-      // Last, so the balance row stays locked only until the commit that follows. A live
-      // turn the offline rules answer is recorded at 0 credits, with the reason.
-      const free = this.providers.freeReason(caller.mode, 'turn');
-      await this.ledger.post(tx, {
-        workspaceId: caller.workspaceId,
-        mode: caller.mode,
-        delta: free ? 0 : -CHAT_TURN_CREDITS,
-        kind: 'chat_reserve',
-        reference: assistantMessage.id,
-        ...(free && { reason: free }),
-      });
-      return { assistantMessage, userMessage, ...snapshot };
+    const thread = threadId ? await this.store.find(em, caller, threadId, true) : await this.open(em, caller);
+    const userMessage = await this.insertMessage(em, thread, thread.messageCount + 1, 'user', message);
+    const assistantMessage = await this.insertMessage(em, thread, thread.messageCount + 2, 'assistant', WAITING_TEXT);
+    await em.nativeUpdate(ThreadEntity, { id: thread.id }, { messageCount: raw('"message_count" + 2'), updatedAt: raw('now()') });
+    const updated = await this.store.byId(em, thread.id);
+    const snapshot = await this.store.snapshot(em, updated!);
+    // Last, so the balance row stays locked only until the commit that follows. A live
+    // turn the offline rules answer is recorded at 0 credits, with the reason.
+    const free = this.providers.freeReason(caller.mode, 'turn');
+    await this.ledger.post(em, {
+      workspaceId: caller.workspaceId,
+      mode: caller.mode,
+      delta: free ? 0 : -CHAT_TURN_CREDITS,
+      kind: 'chat_reserve',
+      reference: assistantMessage.id,
+      ...(free && { reason: free }),
     });
-    await whenCommitted(em, () => this.queueTurn(accepted.assistantMessage.id));
-    return accepted;
+    afterCommit(em, () => this.queueTurn(assistantMessage.id));
+    return { assistantMessage, userMessage, ...snapshot };
   }
 
   /** Queues the turn; a lost add is found again by the consumer's recovery, so the caller's answer stands. */

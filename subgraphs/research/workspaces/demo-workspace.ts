@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../runtime/logger.js';
+import { withAfterCommit } from '../../shared/after-commit.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import { ALL_SCOPES, type WorkspaceService } from './workspace.service.js';
 
@@ -17,8 +18,7 @@ export async function createDemoWorkspace(
   ledger: CreditLedger,
   logger: Logger,
 ): Promise<void> {
-  const created = await root.transactional(async (em) => {
-    const tx = em as EntityManager;
+  const created = await withAfterCommit(root, logger, async (tx) => {
     // raw SQL: a transaction-scoped advisory lock, so instances starting together create one demo.
     const [claim] = await tx.execute<Array<{ locked: boolean; exists: boolean }>>(
       `select pg_try_advisory_xact_lock(hashtext('research:demo-workspace')) as "locked",

@@ -2,6 +2,8 @@ import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { RESEARCH_SCOPES, type ResearchScope } from '../../../contracts/access.js';
 import type { ContractInput } from '../../../contracts/operation.js';
 import type { KeyMode } from '../../../contracts/research/account-types.js';
+import type { Logger } from '../../../runtime/logger.js';
+import { withAfterCommit } from '../../shared/after-commit.js';
 import type { researchAdminCreateWorkspace, researchAdminGrantCredits } from '../../../contracts/research/admin.contract.js';
 import { newId } from '../access/key-secret.js';
 import { CreditBalanceEntity } from '../billing/credit.entity.js';
@@ -78,12 +80,12 @@ export class WorkspaceService {
   /**
    * The workspace of a signed-in person, created by their first call. Two first calls at once
    * create one: the loser's insert waits on the owner's unique index, then finds the winner's.
+   * Called by the guard, before any call's transaction: it commits the new workspace itself.
    */
-  async forOwner(em: EntityManager, owner: WorkspaceOwner): Promise<OwnedWorkspace> {
+  async forOwner(em: EntityManager, logger: Logger, owner: WorkspaceOwner): Promise<OwnedWorkspace> {
     const found = await this.owned(em, owner);
     if (found) return found;
-    return em.transactional(async (work) => {
-      const tx = work as EntityManager;
+    return withAfterCommit(em, logger, async (tx) => {
       // raw SQL: `on conflict do nothing` lets the loser of two first calls find the winner's workspace.
       const [row] = await tx.execute<WorkspaceRow[]>(
         `insert into "research"."workspace" ("id", "name", "kind", "owner_issuer", "owner_subject") values (?, ?, 'user', ?, ?)
@@ -132,28 +134,24 @@ export class WorkspaceService {
 
   /** `POST /admin/research/workspaces`: the first key may manage keys, and nothing else. */
   adminCreate(em: EntityManager, input: ContractInput<typeof researchAdminCreateWorkspace>) {
-    return em.transactional((tx) =>
-      this.create(tx as EntityManager, {
-        name: input.name,
-        kind: 'admin',
-        keyName: 'First key',
-        keyMode: input.mode,
-        scopes: ['api_keys_admin'],
-      }),
-    );
+    return this.create(em, {
+      name: input.name,
+      kind: 'admin',
+      keyName: 'First key',
+      keyMode: input.mode,
+      scopes: ['api_keys_admin'],
+    });
   }
 
   async grant(em: EntityManager, input: ContractInput<typeof researchAdminGrantCredits>) {
-    const posted = await em.transactional((tx) =>
-      this.ledger.post(tx as EntityManager, {
-        workspaceId: input.workspaceId,
-        mode: input.mode,
-        delta: input.credits,
-        kind: 'grant',
-        reference: null,
-        reason: input.reason,
-      }),
-    );
+    const posted = await this.ledger.post(em, {
+      workspaceId: input.workspaceId,
+      mode: input.mode,
+      delta: input.credits,
+      kind: 'grant',
+      reference: null,
+      reason: input.reason,
+    });
     if (!posted) throw ResearchError.workspaceNotFound();
     return {
       entryId: posted.entryId,

@@ -9,6 +9,7 @@ import { SECOND_FACTOR_METHODS, type SecondFactorMethodName } from '../../../../
 import type { OperationContract } from '../../../../contracts/operation.js';
 import type { Logger } from '../../../../runtime/logger.js';
 import { BodyError, readRawBody } from '../../../../runtime/http/body.js';
+import { withAfterCommit } from '../../core/after-commit.js';
 import { enterTenant } from '../../core/tenancy.js';
 import type { AttemptCounter } from '../attempts.js';
 import type { ClientInfo } from '../client.js';
@@ -234,9 +235,9 @@ export class InteractionPages {
       baseUrl: this.deps.origin(),
     };
     const requestId = (ctx.state.requestId as string | undefined) ?? randomUUID();
-    return this.deps.root.fork().transactional(async (tx) => {
-      await enterTenant(tx as EntityManager, undefined, operation, requestId);
-      return step(tx as EntityManager, client);
+    return withAfterCommit(this.deps.root.fork(), this.deps.logger, async (tx) => {
+      await enterTenant(tx, undefined, operation, requestId);
+      return step(tx, client);
     });
   }
 

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { Logger } from '../../../../runtime/logger.js';
+import { withAfterCommit } from '../../core/after-commit.js';
 import type { SecretBox } from '../../../shared/secret-box.js';
 import { OidcKeyEntity } from './oidc.entity.js';
 
@@ -19,8 +21,8 @@ export interface ProviderKeys {
  * instance and every restart signs and verifies with the same ones. The first instance to
  * start makes them, under an advisory lock so concurrent first starts agree on one set.
  */
-export async function loadProviderKeys(root: EntityManager, box: SecretBox): Promise<ProviderKeys> {
-  const rows = await root.fork().transactional(async (tx) => {
+export async function loadProviderKeys(root: EntityManager, box: SecretBox, logger: Logger): Promise<ProviderKeys> {
+  const rows = await withAfterCommit(root.fork(), logger, async (tx) => {
     // raw SQL: a transaction-scoped advisory lock, so concurrent first starts agree on one set.
     await tx.execute(`select pg_advisory_xact_lock(hashtext('operations.oidc_key'))`);
     const found = await tx.find(OidcKeyEntity, {});

@@ -155,7 +155,7 @@ export class OpenIdProvider {
     const publicPath = issuerUrl.pathname.replace(/\/+$/, '');
     // `{site_url}/api/chat`, named exactly as the workspace API's guard and its metadata name it.
     const { resource } = workspaceResource(this.deps.workspace, origin);
-    const keys = await loadProviderKeys(root, box);
+    const keys = await loadProviderKeys(root, box, logger);
     await this.store.purge();
     await this.deps.clients.ensurePublic(root.fork(), consoleClient(origin));
     const configuration: Configuration = {
