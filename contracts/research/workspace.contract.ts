@@ -62,7 +62,7 @@ export function forSignedInUser<C extends OperationContract>(
   const derived: OperationContract = {
     ...base,
     name,
-    access: researchUser(),
+    access: [researchUser()],
     rest,
     mcp: undefined,
     tags: [...new Set([...base.tags, 'workspace'])],

@@ -133,7 +133,7 @@ function operationResolver(service: ServiceName, contracts: readonly OperationCo
     read = declareArgs(cls, contract.name, contract.args.shape, pascal(contract.name));
     const { type, nullable } = graphqlTypes.fieldType(contract.output, `${pascal(contract.name)}Result`, 'output');
     const description = [contract.summary, contract.description].filter(Boolean).join('. ');
-    const refusable = contract.access.kind !== 'public';
+    const refusable = contract.access.some((access) => access.kind !== 'public');
     const options = { name: contract.name, description, nullable: contract.nullable || nullable || refusable };
     (contract.kind === 'query' ? Query : Mutation)(type as never, options)(cls.prototype, contract.name, descriptor);
   }
