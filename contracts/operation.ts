@@ -183,6 +183,10 @@ export interface RestBinding<In = Record<string, unknown>, Out = unknown> {
   readonly selection?: string;
   /** The OpenAPI summary, when it should differ from the operation's. */
   readonly summary?: string;
+  /** The OpenAPI operationId of a route after the first, when it keeps one it was released with. */
+  readonly operationId?: string;
+  /** The OpenAPI tags of the route, when they differ from the operation's. */
+  readonly tags?: readonly string[];
   /**
    * The kinds of the operation's access this route takes, when not all of them (e.g. a
    * workspace route for signed-in users only): a caller of another kind is refused here as

@@ -199,10 +199,10 @@ class OpenApiBuilder {
     const requestBody = this.requestBody(contract, binding);
     const accesses = routeAccess(contract, binding);
     return {
-      operationId: index === 0 ? contract.name : `${contract.name}${index + 1}`,
+      operationId: binding.operationId ?? (index === 0 ? contract.name : `${contract.name}${index + 1}`),
       summary: binding.summary ?? contract.summary,
       description: withAccess(contract.description, accesses),
-      tags: contract.tags,
+      tags: binding.tags ?? contract.tags,
       security: securityOf(accesses, contract),
       'x-access': describeAccess(accesses),
       ...(contract.throttle.length > 0 ? { 'x-attempt-limits': contract.throttle } : {}),
@@ -228,7 +228,8 @@ export function serviceOpenApi(service: ServiceName, contracts: readonly Operati
   for (const server of servers) {
     paths[server.path] = mcpPath(server, contracts, securityOf(server.admission.access, server.admission), builder.schemas);
   }
-  const tags = [...new Set([...contracts.flatMap((contract) => contract.tags), ...(servers.length > 0 ? ['mcp'] : [])])].map((name) => ({
+  const routeTags = contracts.flatMap((contract) => [...contract.tags, ...contract.rest.flatMap((binding) => binding.tags ?? [])]);
+  const tags = [...new Set([...routeTags, ...(servers.length > 0 ? ['mcp'] : [])])].map((name) => ({
     name,
   }));
   const codes = errorCatalogue(about.namespaces);
