@@ -100,7 +100,8 @@ describe('an operation with several access kinds', () => {
   it('does not start when a listed kind’s guard cannot tell its credential', () => {
     const blind: Guard = { admit: async () => undefined };
     expect(
-      () => new OperationPipeline([either], { implementations: [implement(either, () => 'x')], guards: { ...GUARDS, researchUser: blind } }),
+      () =>
+        new OperationPipeline([either], { implementations: [implement(either, () => 'x')], guards: { ...GUARDS, researchUser: blind } }),
     ).toThrow('operation researchEither: the guard of access researchUser cannot tell whether its credential was sent');
   });
 
