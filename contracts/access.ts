@@ -99,6 +99,32 @@ export type Access =
   PublicAccess | LibraryKeyAccess | LibraryAccountAccess | AdminTokenAccess | ResearchKeyAccess | ResearchUserAccess | OperationsAccess;
 export type AccessKind = Access['kind'];
 
+/**
+ * An operation's access as declared: one kind, or a list of kinds for an operation several
+ * kinds of caller may call (a key or a signed-in user). Contracts hold it as a list.
+ */
+export type AccessDeclaration<A extends Access = Access> = A | readonly A[];
+
+/** The declared access as the list a contract holds: one kind is a list of one. */
+export function accessList<A extends Access>(declared: AccessDeclaration<A>): readonly A[] {
+  const list = (Array.isArray(declared) ? declared : [declared]) as readonly A[];
+  const kinds = list.map((access) => access.kind);
+  if (new Set(kinds).size !== kinds.length) throw new Error(`access lists a kind twice: ${kinds.join(', ')}`);
+  return list;
+}
+
+/** The access of one kind in a list, if the list has it. */
+export function accessOfKind<K extends AccessKind>(list: readonly Access[], kind: K): Extract<Access, { kind: K }> | undefined {
+  return list.find((access): access is Extract<Access, { kind: K }> => access.kind === kind);
+}
+
+/**
+ * The request header through which the edge tells a service which of an operation's access
+ * kinds a REST route takes (a route bound with `accepts`), comma-separated; the edge sets it
+ * and never forwards a client's own (docs/adr/0046).
+ */
+export const ACCESS_KINDS_HEADER = 'x-access-kinds';
+
 export const publicAccess = (options: { perAddress?: boolean } = {}): PublicAccess =>
   options.perAddress ? { kind: 'public', perAddress: true } : { kind: 'public' };
 export const libraryKey = (usage: string): LibraryKeyAccess => ({ kind: 'libraryKey', usage });
@@ -147,28 +173,30 @@ export function requiredKeyScope(
   return operation.rest.some((binding) => binding.method === 'DELETE') ? 'delete' : 'write';
 }
 
-/** One line for catalogues and tests: who may call. */
-export function describeAccess(access: Access): string {
-  switch (access.kind) {
+/** One line for catalogues and tests: who may call (several kinds are alternatives, in their order). */
+export function describeAccess(access: Access | readonly Access[]): string {
+  if (Array.isArray(access)) return access.map((one: Access) => describeAccess(one)).join(' or ');
+  const single = access as Access;
+  switch (single.kind) {
     case 'public':
       return 'public';
     case 'libraryKey':
-      return `library key (metered as ${access.usage})`;
+      return `library key (metered as ${single.usage})`;
     case 'libraryAccount':
       return 'signed-in Qantara account (sign-in access token)';
     case 'adminToken':
       return 'admin token';
     case 'researchKey':
-      return `research key with ${access.scopes.join(' + ') || 'any scope'}`;
+      return `research key with ${single.scopes.join(' + ') || 'any scope'}`;
     case 'researchUser':
       return 'signed-in user (OAuth bearer)';
     case 'operations': {
-      const who = access.roles === 'any' ? 'any member' : access.roles.join(', ');
-      if (access.superAdmin === 'only') return 'super-admin';
+      const who = single.roles === 'any' ? 'any member' : single.roles.join(', ');
+      if (single.superAdmin === 'only') return 'super-admin';
       // The roles that see every object here: all but `allObjects` are limited; `exempt` roles are not.
-      const unscoped = access.allObjects ?? access.exempt;
-      const scope = !access.objectScope ? '' : unscoped.length > 0 ? `, object scope except ${unscoped.join(', ')}` : ', object scope';
-      return `${who}${access.superAdmin === 'also' ? ' or super-admin' : ''}${scope}`;
+      const unscoped = single.allObjects ?? single.exempt;
+      const scope = !single.objectScope ? '' : unscoped.length > 0 ? `, object scope except ${unscoped.join(', ')}` : ', object scope';
+      return `${who}${single.superAdmin === 'also' ? ' or super-admin' : ''}${scope}`;
     }
   }
 }

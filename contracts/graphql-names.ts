@@ -14,6 +14,39 @@ export const graphqlName = (key: string): string =>
   key.replace(/(?<=[A-Za-z0-9])_+([A-Za-z0-9])/g, (_match, next: string) => next.toUpperCase());
 
 /**
+ * Root fields released as an operation of their own that another operation now answers: the
+ * signed-in user's twins of the research key operations, now one operation taking either
+ * credential (docs/adr/0046). `Query.alias` or `Mutation.alias` → the operation's name; each
+ * is answered as a deprecated alias of it until the next release, which empties the list.
+ */
+export const RELEASED_OPERATION_ALIASES: Readonly<Record<string, string>> = {
+  'Query.researchWorkspaceThreads': 'researchThreads',
+  'Query.researchWorkspaceThread': 'researchThread',
+  'Mutation.researchWorkspaceCreateThread': 'researchCreateThread',
+  'Mutation.researchWorkspaceAppendMessage': 'researchAppendMessage',
+  'Mutation.researchWorkspaceStartRun': 'researchStartRun',
+  'Query.researchWorkspaceRunReport': 'researchRunReport',
+  'Query.researchWorkspaceThreadWatch': 'researchThreadWatch',
+  'Query.researchWorkspaceBilling': 'researchBilling',
+  'Mutation.researchWorkspaceCreateTopUp': 'researchCreateTopUp',
+  'Query.researchWorkspaceApiKeys': 'researchApiKeys',
+  'Mutation.researchWorkspaceCreateApiKey': 'researchCreateApiKey',
+  'Mutation.researchWorkspaceRotateApiKey': 'researchRotateApiKey',
+  'Mutation.researchWorkspaceRevokeApiKey': 'researchRevokeApiKey',
+};
+
+/** The released root field names an operation answers besides its own (deprecated). */
+export function operationAliasesOf(contract: { readonly name: string; readonly kind: string }): string[] {
+  const root = contract.kind === 'mutation' ? 'Mutation' : 'Query';
+  return Object.entries(RELEASED_OPERATION_ALIASES)
+    .filter(([released, name]) => name === contract.name && released.startsWith(`${root}.`))
+    .map(([released]) => released.slice(root.length + 1));
+}
+
+/** The deprecation of a released root field, naming the operation that answers it now. */
+export const operationAliasDeprecation = (name: string): string => `Use ${name}; removed in the next release.`;
+
+/**
  * Names released before the rule (`Type.field`, `rootField(argument)`), answered as
  * deprecated aliases of their camelCase names until the next release, which empties the
  * list. A field added since has its camelCase name only.
@@ -88,6 +121,7 @@ export const RELEASED_NAMES: ReadonlySet<string> = new Set([
   'SecondFactorChallenge.challenge_id',
   'SecondFactorChallenge.expires_at',
   'TotpSetup.otpauth_url',
+  ...Object.keys(RELEASED_OPERATION_ALIASES),
 ]);
 
 /** Where a name was released: a field of a type, or an argument of a field. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Access } from './access.js';
+import { accessList, type Access, type AccessDeclaration, type AccessKind } from './access.js';
 import type { DomainError, ErrorKey } from './errors.js';
 import { familyOf, SNAKE_CASE_FAMILIES, type Family } from './families.js';
 
@@ -183,6 +183,16 @@ export interface RestBinding<In = Record<string, unknown>, Out = unknown> {
   readonly selection?: string;
   /** The OpenAPI summary, when it should differ from the operation's. */
   readonly summary?: string;
+  /** The OpenAPI operationId of a route after the first, when it keeps one it was released with. */
+  readonly operationId?: string;
+  /** The OpenAPI tags of the route, when they differ from the operation's. */
+  readonly tags?: readonly string[];
+  /**
+   * The kinds of the operation's access this route takes, when not all of them (e.g. a
+   * workspace route for signed-in users only): a caller of another kind is refused here as
+   * the first of these kinds refuses a caller without credentials (docs/adr/0046).
+   */
+  readonly accepts?: readonly AccessKind[];
 }
 
 /** Page-size bounds; without `default` the caller must send `limit` (422 when absent). */
@@ -270,7 +280,12 @@ export interface ContractDeclaration<
   readonly summary: string;
   readonly description?: string;
   readonly tags?: readonly string[];
-  readonly access: A;
+  /**
+   * Who may call: one kind, or several (a key or a signed-in user); the caller's credential
+   * picks the kind — the first listed whose credential the request carries, else the first
+   * (docs/adr/0046).
+   */
+  readonly access: AccessDeclaration<A>;
   readonly input?: I;
   /** GraphQL (and default wire) shape of the result. Named types carry `.meta({ id })`. */
   readonly output: O;
@@ -299,7 +314,8 @@ export interface OperationContract<I extends InputShapes = any, R = any, A exten
   readonly summary: string;
   readonly description?: string;
   readonly tags: readonly string[];
-  readonly access: A;
+  /** Every kind of caller it takes, in the declared order (one kind is a list of one). */
+  readonly access: readonly A[];
   readonly input: InputShapes;
   /** Every input field, flat: what GraphQL arguments and service methods see. */
   readonly args: z.ZodObject<MergedShape<I>>;
@@ -363,6 +379,8 @@ export function defineOperation<
   const where = `operation ${declaration.name}`;
   if (!NAME.test(declaration.name)) throw new Error(`${where}: the name must be camelCase`);
   if (!declaration.access) throw new Error(`${where}: declares no access`);
+  const access = accessList(declaration.access);
+  if (access.length === 0) throw new Error(`${where}: declares no access`);
   const { input, output } = withPaging(declaration.input ?? {}, declaration.output, declaration.paging, declaration.name);
   const locations: Record<string, InputLocation> = {};
   const shape: Record<string, z.ZodType> = {};
@@ -384,6 +402,10 @@ export function defineOperation<
     if (params.sort().join() !== declared.sort().join()) {
       throw new Error(`${where}: ${binding.path} has path parameters [${params}] but declares [${declared}]`);
     }
+    if (binding.accepts?.length === 0) throw new Error(`${where}: ${binding.path} accepts no access kind`);
+    for (const kind of binding.accepts ?? []) {
+      if (!access.some((declared) => declared.kind === kind)) throw new Error(`${where}: ${binding.path} accepts ${kind}, not its access`);
+    }
   }
   return {
     service: declaration.service,
@@ -392,7 +414,7 @@ export function defineOperation<
     summary: declaration.summary,
     description: declaration.description,
     tags: declaration.tags ?? [],
-    access: declaration.access,
+    access,
     input,
     args: z.object(shape) as unknown as z.ZodObject<MergedShape<I>>,
     wireArgs: z.object(wireShape),
@@ -421,6 +443,12 @@ export type BodyOf<C> = LocationInput<C, 'body'>;
 export type QueryOf<C> = LocationInput<C, 'query'>;
 /** The result type of a contract (a page for cursor lists). */
 export type ContractOutput<C> = C extends { readonly _types?: { readonly output: infer Out } } ? Out : never;
+
+/** The kinds of caller a REST route of a contract takes: its `accepts`, else every kind of the contract's access. */
+export function routeAccess(contract: Pick<OperationContract, 'access'>, binding: Pick<RestBinding, 'accepts'>): readonly Access[] {
+  const accepts = binding.accepts;
+  return accepts ? contract.access.filter((access) => accepts.includes(access.kind)) : contract.access;
+}
 
 /** The named GraphQL operation a contract's REST routes run: its name in PascalCase. */
 export const operationNameOf = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;

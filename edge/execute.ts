@@ -1,5 +1,6 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Context } from 'koa';
+import { accessOfKind } from '../contracts/access.js';
 import { MAX_LISTED_PROBLEMS } from '../contracts/errors.js';
 import { fromGraphQLNames, toGraphQLNames } from '../contracts/graphql-names.js';
 import { validateInput, type InputIssue } from '../contracts/input.js';
@@ -141,7 +142,7 @@ export class OperationRunner {
    * address: its service counts it and reports the windows (headers), or refuses it.
    */
   async admitEdge(ctx: Context, contract: OperationContract): Promise<void> {
-    if (contract.access.kind !== 'public' || !contract.access.perAddress) return;
+    if (!accessOfKind(contract.access, 'public')?.perAddress) return;
     await this.executeInternal(ctx, contract.service, callerCheckOperationOf(contract.service), { operation: contract.name });
   }
 

@@ -1,5 +1,6 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
+import { ACCESS_KINDS_HEADER } from '../contracts/access.js';
 import { SUBGRAPH_SECRET_HEADER } from '../runtime/http/subgraph-secret.js';
 import { forwardedOnly, type RequestHeaders } from '../subgraphs/shared/context.js';
 import type { RunningSubgraph } from '../subgraphs/shared/host.js';
@@ -7,21 +8,24 @@ import type { GatewayContext } from './context.js';
 
 /**
  * The headers of the edge request a subgraph may see (`FORWARDED_HEADERS`), with the request id
- * client address and base URL the edge decided: a client's own `x-request-id`, `x-client-ip` or `x-base-url` never
- * passes as it was sent.
+ * client address, base URL and route access kinds the edge decided: a client's own `x-request-id`,
+ * `x-client-ip`, `x-base-url` or `x-access-kinds` never passes as it was sent.
  */
 export function forwardedHeaders(context: Partial<GatewayContext> | undefined): RequestHeaders {
   const {
     'x-request-id': _requestId,
     'x-client-ip': _clientIp,
     'x-base-url': _baseUrl,
+    [ACCESS_KINDS_HEADER]: _accessKinds,
     ...headers
   } = forwardedOnly(context?.headers ?? {});
+  const route = context?.routeAccess;
   return {
     ...headers,
     ...(context?.requestId ? { 'x-request-id': context.requestId } : {}),
     ...(context?.clientIp ? { 'x-client-ip': context.clientIp } : {}),
     ...(context?.baseUrl ? { 'x-base-url': context.baseUrl } : {}),
+    ...(route ? { [ACCESS_KINDS_HEADER]: `${route.operation}=${route.kinds.join(',')}` } : {}),
   };
 }
 

@@ -68,7 +68,10 @@ export function routeHandler(route: Route, deps: HandlerDeps): Middleware {
   }
   if (contract.kind === 'stream' && !deps.streams?.has(contract.name))
     throw new Error(`${binding.method} ${binding.path}: no stream ${contract.name}`);
+  // A route taking only some of the operation's access kinds names them to its service (gateway/context.ts).
+  const routeAccess = binding.accepts ? { operation: contract.name, kinds: binding.accepts } : undefined;
   return async (ctx) => {
+    if (routeAccess) ctx.state.routeAccess = routeAccess;
     try {
       const body = await readBody(ctx, route);
       const decoded = decodeRequest(route, ctx, body);

@@ -177,6 +177,7 @@ export function createApp(options: AppOptions): Koa {
       clientIp: ctx.ip,
       baseUrl: baseUrlFor(ctx),
       logger: ctx.state.logger as Logger,
+      ...(ctx.state.routeAccess ? { routeAccess: ctx.state.routeAccess as GatewayContext['routeAccess'] } : {}),
       subgraphExtensions: {},
     };
   };

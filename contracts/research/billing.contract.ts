@@ -4,6 +4,10 @@ import { defineOperation } from '../operation.js';
 import { Billing, Ping, TopUp, WebhookReceipt } from './account-types.js';
 import { ResearchErrorCode } from './errors.js';
 import { research } from './fields.js';
+import { KEY_API, keyOrSignedIn, WORKSPACE_API_PATH, workspaceApi } from './routes.js';
+
+const WORKSPACE_BILLING = `${WORKSPACE_API_PATH}/billing`;
+const WORKSPACE_TOP_UPS = `${WORKSPACE_BILLING}/top-ups`;
 
 /** `/v1/ping`, `/v1/billing`: the key, the balance, pricing and top-ups through hosted checkout. */
 
@@ -26,13 +30,23 @@ export const researchBilling = defineOperation({
   summary: 'Balance, pricing and top-up options',
   description: 'Credits of the key’s workspace in the key’s mode (test keys have a balance of their own). 1 USD buys 10 credits.',
   tags: ['billing'],
-  access: researchKey('billing_read'),
+  access: keyOrSignedIn('billing_read'),
   output: Billing,
-  rest: {
-    method: 'GET',
-    path: '/v1/billing',
-    respond: (billing, request) => ({ body: { ...billing, topUpEndpoint: `${request.apiUrl}${billing.topUpEndpoint}` } }),
-  },
+  rest: [
+    {
+      method: 'GET',
+      path: '/v1/billing',
+      respond: (billing, request) => ({ body: { ...billing, topUpEndpoint: `${request.apiUrl}${billing.topUpEndpoint}` } }),
+      ...KEY_API,
+    },
+    {
+      method: 'GET',
+      path: WORKSPACE_BILLING,
+      // A signed-in user tops up through the workspace API.
+      respond: (billing, request) => ({ body: { ...billing, topUpEndpoint: `${request.baseUrl}${WORKSPACE_TOP_UPS}` } }),
+      ...workspaceApi('researchWorkspaceBilling', 'billing'),
+    },
+  ],
   mcp: { resource: 'billing', uri: '/billing', description: 'Credit balance, pricing and top-up options of the key’s workspace.' },
 });
 
@@ -44,7 +58,7 @@ export const researchCreateTopUp = defineOperation({
   description:
     'A hosted checkout session for `usdQuantity` dollars (10 credits each); the workspace is credited once the payment succeeds. A test key’s top-up is a sandbox session, credited at once.',
   tags: ['billing'],
-  access: researchKey('billing_write'),
+  access: keyOrSignedIn('billing_write'),
   idempotency: 'optional',
   input: {
     body: {
@@ -54,7 +68,10 @@ export const researchCreateTopUp = defineOperation({
     },
   },
   output: TopUp,
-  rest: { method: 'POST', path: '/v1/billing/top-ups', status: 201 },
+  rest: [
+    { method: 'POST', path: '/v1/billing/top-ups', status: 201, ...KEY_API },
+    { method: 'POST', path: WORKSPACE_TOP_UPS, status: 201, ...workspaceApi('researchWorkspaceCreateTopUp', 'billing') },
+  ],
   errors: [ResearchErrorCode.payments_unavailable, ResearchErrorCode.payment_provider_failed],
 });
 

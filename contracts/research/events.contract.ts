@@ -5,6 +5,7 @@ import { topicFeed } from '../subscription.js';
 import { ThreadEvent } from './case-types.js';
 import { ResearchErrorCode } from './errors.js';
 import { research } from './fields.js';
+import { keyOrSignedIn } from './routes.js';
 
 /** What happens in a case, in order: read back with a query, or watched live with `threadUpdated`. */
 
@@ -36,10 +37,10 @@ export const researchThreadWatch = defineOperation({
   service: 'research',
   name: 'researchThreadWatch',
   kind: 'query',
-  summary: 'May this key watch a case',
-  description: 'Internal to `threadUpdated`: the case’s feed topic when the key may read it.',
+  summary: 'May this caller watch a case',
+  description: 'Internal to `threadUpdated`: the case’s feed topic when the key, or the signed-in user, may read it.',
   tags: ['threads'],
-  access: researchKey('threads_read'),
+  access: keyOrSignedIn('threads_read'),
   input: { query: byThread },
   output: z.object({ topic: z.string() }).meta({ id: 'ResearchThreadWatch' }),
   errors: [ResearchErrorCode.thread_not_found],

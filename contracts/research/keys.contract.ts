@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { researchKey } from '../access.js';
 import { defineOperation } from '../operation.js';
 import { ApiKey, ApiKeyList, IssuedApiKey, KeyMode, Scope } from './account-types.js';
 import { ResearchErrorCode } from './errors.js';
 import { research } from './fields.js';
+import { KEY_API, keyOrSignedIn, WORKSPACE_API_PATH, workspaceApi } from './routes.js';
 
 /** `/v1/api-keys`: the keys of the caller's workspace (scope `api_keys_admin`). */
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const byId = { path: { apiKeyId: research.apiKeyId() } };
+const WORKSPACE_KEYS = `${WORKSPACE_API_PATH}/api-keys`;
 
 export const researchApiKeys = defineOperation({
   service: 'research',
@@ -17,9 +18,12 @@ export const researchApiKeys = defineOperation({
   summary: 'List the workspace’s keys',
   description: 'Active and revoked keys of the workspace, newest first; secrets are never shown again.',
   tags: ['api-keys'],
-  access: researchKey('api_keys_admin'),
+  access: keyOrSignedIn('api_keys_admin'),
   output: ApiKeyList,
-  rest: { method: 'GET', path: '/v1/api-keys' },
+  rest: [
+    { method: 'GET', path: '/v1/api-keys', ...KEY_API },
+    { method: 'GET', path: WORKSPACE_KEYS, ...workspaceApi('researchWorkspaceApiKeys', 'api-keys') },
+  ],
 });
 
 export const researchCreateApiKey = defineOperation({
@@ -30,7 +34,7 @@ export const researchCreateApiKey = defineOperation({
   description:
     'An explicit `scopes` array is required; give a key the least it needs. `mode` defaults to the calling key’s. The secret is in the answer once.',
   tags: ['api-keys'],
-  access: researchKey('api_keys_admin'),
+  access: keyOrSignedIn('api_keys_admin'),
   input: {
     body: {
       name: z.string().trim().min(1).max(100).describe('A label, 1 to 100 characters.'),
@@ -44,7 +48,10 @@ export const researchCreateApiKey = defineOperation({
     },
   },
   output: IssuedApiKey,
-  rest: { method: 'POST', path: '/v1/api-keys', status: 201, headers: NO_STORE },
+  rest: [
+    { method: 'POST', path: '/v1/api-keys', status: 201, headers: NO_STORE, ...KEY_API },
+    { method: 'POST', path: WORKSPACE_KEYS, status: 201, headers: NO_STORE, ...workspaceApi('researchWorkspaceCreateApiKey', 'api-keys') },
+  ],
 });
 
 export const researchRotateApiKey = defineOperation({
@@ -54,10 +61,18 @@ export const researchRotateApiKey = defineOperation({
   summary: 'Rotate a key',
   description: 'A new secret for the same key id, shown once; the old secret stops working at once.',
   tags: ['api-keys'],
-  access: researchKey('api_keys_admin'),
+  access: keyOrSignedIn('api_keys_admin'),
   input: byId,
   output: IssuedApiKey,
-  rest: { method: 'POST', path: '/v1/api-keys/:apiKeyId/rotate', headers: NO_STORE },
+  rest: [
+    { method: 'POST', path: '/v1/api-keys/:apiKeyId/rotate', headers: NO_STORE, ...KEY_API },
+    {
+      method: 'POST',
+      path: `${WORKSPACE_KEYS}/:apiKeyId/rotate`,
+      headers: NO_STORE,
+      ...workspaceApi('researchWorkspaceRotateApiKey', 'api-keys'),
+    },
+  ],
   errors: [ResearchErrorCode.api_key_not_found, ResearchErrorCode.api_key_already_revoked],
 });
 
@@ -68,9 +83,12 @@ export const researchRevokeApiKey = defineOperation({
   summary: 'Revoke a key',
   description: 'The key stops working at once, on every instance: keys are read on every call, never cached.',
   tags: ['api-keys'],
-  access: researchKey('api_keys_admin'),
+  access: keyOrSignedIn('api_keys_admin'),
   input: byId,
   output: ApiKey,
-  rest: { method: 'POST', path: '/v1/api-keys/:apiKeyId/revoke' },
+  rest: [
+    { method: 'POST', path: '/v1/api-keys/:apiKeyId/revoke', ...KEY_API },
+    { method: 'POST', path: `${WORKSPACE_KEYS}/:apiKeyId/revoke`, ...workspaceApi('researchWorkspaceRevokeApiKey', 'api-keys') },
+  ],
   errors: [ResearchErrorCode.api_key_not_found, ResearchErrorCode.api_key_already_revoked],
 });

@@ -6,6 +6,7 @@ import { Message, RunStart, ThreadSummary, ThreadView, TurnAccepted } from './ca
 import { ResearchErrorCode } from './errors.js';
 import { research } from './fields.js';
 import { RunReport } from './report.js';
+import { KEY_API, keyOrSignedIn, WORKSPACE_API_PATH, workspaceApi } from './routes.js';
 
 /**
  * Cases (`/v1/chat/threads`): a message is accepted at once (202) with the assistant's
@@ -16,10 +17,13 @@ import { RunReport } from './report.js';
 const byThread = { path: { threadId: research.threadId() } };
 const byRun = { path: { threadId: research.threadId(), runId: z.string().min(1).max(100).describe('`run_…`') } };
 
-/** Where the key API's cases are; the workspace API's are under `/api/chat/threads`. */
+/** Where the key API's cases are. */
 export const KEY_THREADS_PATH = '/v1/chat/threads';
+/** Where the workspace API's cases are. */
+const WORKSPACE_THREADS = `${WORKSPACE_API_PATH}/threads`;
 
 const POLL_THREAD = 'The case, to poll until the assistant’s reply is complete.';
+const POLL_RUN = 'The run’s report route, to poll until the run completes.';
 
 /** A 202 names what to poll in `Location`: the case (under `threads`, the API's case path) for an accepted message. */
 export const pollThread =
@@ -44,10 +48,13 @@ export const researchThreads = defineOperation({
   summary: 'List cases',
   description: 'Safe summaries of the workspace’s cases in the key’s mode, most recently active first.',
   tags: ['threads'],
-  access: researchKey('threads_read'),
+  access: keyOrSignedIn('threads_read'),
   output: ThreadSummary,
   paging: { kind: 'cursor', limit: { min: 1, max: 100, default: 20 }, cursor: 'The `nextCursor` of the previous page.' },
-  rest: { method: 'GET', path: '/v1/chat/threads' },
+  rest: [
+    { method: 'GET', path: KEY_THREADS_PATH, ...KEY_API },
+    { method: 'GET', path: WORKSPACE_THREADS, ...workspaceApi('researchWorkspaceThreads', 'threads') },
+  ],
   mcp: {
     resource: 'threads',
     uri: '/chat/threads',
@@ -64,10 +71,13 @@ export const researchThread = defineOperation({
   description:
     'The safe view: anamnesis, gap assessment, messages, report summaries and run status. Raw report JSON, provider and model metadata, token counts and request ids are never shown.',
   tags: ['threads'],
-  access: researchKey('threads_read'),
+  access: keyOrSignedIn('threads_read'),
   input: byThread,
   output: ThreadView,
-  rest: { method: 'GET', path: '/v1/chat/threads/:threadId' },
+  rest: [
+    { method: 'GET', path: `${KEY_THREADS_PATH}/:threadId`, ...KEY_API },
+    { method: 'GET', path: `${WORKSPACE_THREADS}/:threadId`, ...workspaceApi('researchWorkspaceThread', 'threads') },
+  ],
   errors: [ResearchErrorCode.thread_not_found],
   mcp: {
     resource: 'thread',
@@ -84,11 +94,21 @@ export const researchCreateThread = defineOperation({
   description:
     'Accepts the first message (202): the user message is complete, the assistant’s is `pending` until the reply is written. Reserves 1 credit, settled when the reply succeeds and refunded if it fails. Never starts research.',
   tags: ['threads'],
-  access: researchKey('threads_write'),
+  access: keyOrSignedIn('threads_write'),
   idempotency: 'optional',
   input: { body: { message: research.message() } },
   output: TurnAccepted,
-  rest: { method: 'POST', path: KEY_THREADS_PATH, status: 202, respond: pollThread(KEY_THREADS_PATH), location: POLL_THREAD },
+  rest: [
+    { method: 'POST', path: KEY_THREADS_PATH, status: 202, respond: pollThread(KEY_THREADS_PATH), location: POLL_THREAD, ...KEY_API },
+    {
+      method: 'POST',
+      path: WORKSPACE_THREADS,
+      status: 202,
+      respond: pollThread(WORKSPACE_THREADS),
+      location: POLL_THREAD,
+      ...workspaceApi('researchWorkspaceCreateThread', 'threads'),
+    },
+  ],
   errors: CHAT_ERRORS,
 });
 
@@ -99,17 +119,28 @@ export const researchAppendMessage = defineOperation({
   summary: 'Add a message to a case',
   description: 'Like starting a case (202, 1 credit reserved): the refreshed snapshot tells the caller whether to start research.',
   tags: ['threads'],
-  access: researchKey('threads_write'),
+  access: keyOrSignedIn('threads_write'),
   idempotency: 'optional',
   input: { ...byThread, body: { message: research.message() } },
   output: TurnAccepted,
-  rest: {
-    method: 'POST',
-    path: '/v1/chat/threads/:threadId/messages',
-    status: 202,
-    respond: pollThread(KEY_THREADS_PATH),
-    location: POLL_THREAD,
-  },
+  rest: [
+    {
+      method: 'POST',
+      path: `${KEY_THREADS_PATH}/:threadId/messages`,
+      status: 202,
+      respond: pollThread(KEY_THREADS_PATH),
+      location: POLL_THREAD,
+      ...KEY_API,
+    },
+    {
+      method: 'POST',
+      path: `${WORKSPACE_THREADS}/:threadId/messages`,
+      status: 202,
+      respond: pollThread(WORKSPACE_THREADS),
+      location: POLL_THREAD,
+      ...workspaceApi('researchWorkspaceAppendMessage', 'threads'),
+    },
+  ],
   errors: [...CHAT_ERRORS, ResearchErrorCode.thread_not_found],
 });
 
@@ -137,17 +168,28 @@ export const researchStartRun = defineOperation({
   description:
     'Researches the case’s current anamnesis. A completed report of exactly this anamnesis is returned at once (200, nothing charged) unless `force`; otherwise a run is queued (202) for 30 credits, refunded automatically if it fails. A run of the same anamnesis already queued or running is returned instead of charging twice.',
   tags: ['research'],
-  access: researchKey('research_write'),
+  access: keyOrSignedIn('research_write'),
   idempotency: 'optional',
   input: { ...byThread, body: { force: z.boolean().default(false).describe('Run again even when a matching report exists.') } },
   output: RunStart,
-  rest: {
-    method: 'POST',
-    path: '/v1/chat/threads/:threadId/research-runs',
-    status: 202,
-    respond: pollRun(KEY_THREADS_PATH),
-    location: 'The run’s report route, to poll until the run completes.',
-  },
+  rest: [
+    {
+      method: 'POST',
+      path: `${KEY_THREADS_PATH}/:threadId/research-runs`,
+      status: 202,
+      respond: pollRun(KEY_THREADS_PATH),
+      location: POLL_RUN,
+      ...KEY_API,
+    },
+    {
+      method: 'POST',
+      path: `${WORKSPACE_THREADS}/:threadId/research-runs`,
+      status: 202,
+      respond: pollRun(WORKSPACE_THREADS),
+      location: POLL_RUN,
+      ...workspaceApi('researchWorkspaceStartRun', 'research'),
+    },
+  ],
   errors: [ResearchErrorCode.thread_not_found, ResearchErrorCode.thread_not_ready, ResearchErrorCode.insufficient_credits],
   mcp: { tool: 'start_research' },
 });
@@ -160,10 +202,17 @@ export const researchRunReport = defineOperation({
   description:
     'The run’s status and, once it completed, the whole structured report (the seed’s Report JSON fields) besides its summary line. The `Location` of a started run names this route. Provider and model metadata, token counts and request ids are never shown.',
   tags: ['research'],
-  access: researchKey('threads_read'),
+  access: keyOrSignedIn('threads_read'),
   input: byRun,
   output: RunReport,
-  rest: { method: 'GET', path: '/v1/chat/threads/:threadId/research-runs/:runId' },
+  rest: [
+    { method: 'GET', path: `${KEY_THREADS_PATH}/:threadId/research-runs/:runId`, ...KEY_API },
+    {
+      method: 'GET',
+      path: `${WORKSPACE_THREADS}/:threadId/research-runs/:runId`,
+      ...workspaceApi('researchWorkspaceRunReport', 'research'),
+    },
+  ],
   errors: [ResearchErrorCode.thread_not_found, ResearchErrorCode.run_not_found],
   mcp: {
     resource: 'research_run',

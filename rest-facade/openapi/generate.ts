@@ -1,10 +1,9 @@
 import type { z } from 'zod';
-import type { Access } from '../../contracts/access.js';
-import { describeAccess, requiredKeyScope } from '../../contracts/access.js';
+import { accessOfKind, describeAccess, requiredKeyScope, type Access } from '../../contracts/access.js';
 import { errorCatalogue, errorCode, type ErrorNamespace } from '../../contracts/errors.js';
 import { contractFamily, wireName } from '../../contracts/input.js';
 import { LIBRARY_DESCRIPTION } from '../../contracts/library/about.js';
-import type { InputLocation, OperationContract, RestBinding, ServiceName } from '../../contracts/operation.js';
+import { routeAccess, type InputLocation, type OperationContract, type RestBinding, type ServiceName } from '../../contracts/operation.js';
 import { describeSchema, unwrap } from '../../contracts/schema-shape.js';
 import { VERSION } from '../../contracts/version.js';
 import { referenceFields } from '../../contracts/references.js';
@@ -63,6 +62,14 @@ const SECURITY: Readonly<Record<Access['kind'], (access: Access, contract: Opera
       : [{ bearerToken: [] }, { apiKey: [access.kind === 'operations' ? requiredKeyScope(access, contract) : 'read'] }],
 };
 
+/**
+ * The security requirements of a list of access kinds: any one of them will do (OpenAPI
+ * reads the list as alternatives), each kind's own in the declared order.
+ */
+function securityOf(accesses: readonly Access[], contract: OperationContract): Requirement[] {
+  return accesses.flatMap((access) => SECURITY[access.kind](access, contract));
+}
+
 /** Whether a field is lenient: a value its schema refuses is caught into its default rather than answered with 422. */
 const isLenient = (schema: z.ZodType) => (schema as unknown as { _zod: { def: { type: string } } })._zod.def.type === 'catch';
 
@@ -75,10 +82,14 @@ function refusable(contract: OperationContract): boolean {
   return Object.values(contract.wireArgs.shape as Record<string, z.ZodType>).some((schema) => !isLenient(schema));
 }
 
-/** The error statuses an operation's description declares (its access, input, idempotency, references and own errors). */
-export function declaredStatuses(contract: OperationContract): number[] {
+/**
+ * The error statuses an operation's description declares (its access, input, idempotency,
+ * references and own errors): for one of its routes, that route's access kinds'.
+ */
+export function declaredStatuses(contract: OperationContract, binding?: RestBinding): number[] {
   const family = contractFamily(contract);
-  const statuses = new Set<number>(ACCESS_STATUSES[contract.access.kind]);
+  const accesses = binding ? routeAccess(contract, binding) : contract.access;
+  const statuses = new Set<number>(accesses.flatMap((access) => ACCESS_STATUSES[access.kind]));
   if (refusable(contract) || family === 'library-admin') statuses.add(422);
   if (contract.idempotency) [400, 409, 422].forEach((status) => statuses.add(status));
   for (const key of contract.errors) statuses.add(errorCode(key).status);
@@ -148,8 +159,8 @@ class OpenApiBuilder {
     const status = String(binding.status ?? 200);
     // A library key's windows, or on the library's open routes the client address's.
     const counted =
-      contract.access.kind === 'libraryKey' ||
-      (contract.service === 'library' && contract.access.kind === 'public' && contract.kind !== 'edge');
+      accessOfKind(contract.access, 'libraryKey') !== undefined ||
+      (contract.service === 'library' && accessOfKind(contract.access, 'public') !== undefined && contract.kind !== 'edge');
     const location = binding.location
       ? { Location: { description: binding.location, schema: { type: 'string', format: 'uri' } } }
       : ({} as Record<string, unknown>);
@@ -170,11 +181,11 @@ class OpenApiBuilder {
     return { [status]: { description: binding.summary ?? contract.summary, ...headers, content: { 'application/json': { schema } } } };
   }
 
-  errors(contract: OperationContract): Record<string, unknown> {
+  errors(contract: OperationContract, binding: RestBinding): Record<string, unknown> {
     const family = contractFamily(contract);
     const codes = contract.errors.map(errorCode);
     return Object.fromEntries(
-      declaredStatuses(contract).map((status) => {
+      declaredStatuses(contract, binding).map((status) => {
         const { schema, contentType } = errorBody(family, status);
         const named = codes.filter((code) => code.status === status).map((code) => `\`${code.code}\``);
         const description = named.length ? `Codes: ${named.join(', ')}.` : `HTTP ${status}.`;
@@ -186,17 +197,18 @@ class OpenApiBuilder {
 
   operation(contract: OperationContract, binding: RestBinding, index: number): Record<string, unknown> {
     const requestBody = this.requestBody(contract, binding);
+    const accesses = routeAccess(contract, binding);
     return {
-      operationId: index === 0 ? contract.name : `${contract.name}${index + 1}`,
+      operationId: binding.operationId ?? (index === 0 ? contract.name : `${contract.name}${index + 1}`),
       summary: binding.summary ?? contract.summary,
-      description: withAccess(contract.description, contract.access),
-      tags: contract.tags,
-      security: SECURITY[contract.access.kind](contract.access, contract),
-      'x-access': describeAccess(contract.access),
+      description: withAccess(contract.description, accesses),
+      tags: binding.tags ?? contract.tags,
+      security: securityOf(accesses, contract),
+      'x-access': describeAccess(accesses),
       ...(contract.throttle.length > 0 ? { 'x-attempt-limits': contract.throttle } : {}),
       parameters: this.parameters(contract, binding),
       ...(requestBody ? { requestBody } : {}),
-      responses: { ...this.success(contract, binding), ...this.errors(contract) },
+      responses: { ...this.success(contract, binding), ...this.errors(contract, binding) },
     };
   }
 }
@@ -214,10 +226,10 @@ export function serviceOpenApi(service: ServiceName, contracts: readonly Operati
   }
   const servers = MCP_SERVERS.filter((server) => server.service === service);
   for (const server of servers) {
-    const access = server.admission.access;
-    paths[server.path] = mcpPath(server, contracts, SECURITY[access.kind](access, server.admission), builder.schemas);
+    paths[server.path] = mcpPath(server, contracts, securityOf(server.admission.access, server.admission), builder.schemas);
   }
-  const tags = [...new Set([...contracts.flatMap((contract) => contract.tags), ...(servers.length > 0 ? ['mcp'] : [])])].map((name) => ({
+  const routeTags = contracts.flatMap((contract) => [...contract.tags, ...contract.rest.flatMap((binding) => binding.tags ?? [])]);
+  const tags = [...new Set([...routeTags, ...(servers.length > 0 ? ['mcp'] : [])])].map((name) => ({
     name,
   }));
   const codes = errorCatalogue(about.namespaces);

@@ -65,7 +65,7 @@ export const SECURITY_SCHEMES: Readonly<Record<ServiceName, Record<string, unkno
 };
 
 /** An operation's description ending with who may call it (as `x-access` says), so any renderer shows it. */
-export function withAccess(description: string | undefined, access: Access): string {
+export function withAccess(description: string | undefined, access: Access | readonly Access[]): string {
   const line = `**Access:** ${describeAccess(access)}.`;
   return description ? `${description}\n\n${line}` : line;
 }

@@ -20,28 +20,8 @@ import {
   researchThreads,
   researchWaitForReply,
 } from '../../contracts/research/threads.contract.js';
-import {
-  type SignedIn,
-  researchWorkspace,
-  researchWorkspaceSignOut,
-  researchWorkspaceApiKeys,
-  researchWorkspaceAppendMessage,
-  researchWorkspaceBilling,
-  researchWorkspaceCreateApiKey,
-  researchWorkspaceCreateThread,
-  researchWorkspaceCreateTopUp,
-  researchWorkspaceRevokeApiKey,
-  researchWorkspaceRotateApiKey,
-  researchWorkspaceRunReport,
-  researchWorkspaceStartRun,
-  researchWorkspaceThread,
-  researchWorkspaceThreads,
-  researchWorkspaceThreadWatch,
-} from '../../contracts/research/workspace.contract.js';
-import type { ResearchKeyAccess } from '../../contracts/access.js';
-import type { ContractInput, OperationContract } from '../../contracts/operation.js';
-import type { SubgraphContext } from '../shared/context.js';
-import { implement, implementStream, type Handler, type Implementation } from '../shared/contracts/implementation.js';
+import { researchWorkspace, researchWorkspaceSignOut } from '../../contracts/research/workspace.contract.js';
+import { implement, implementStream, type Implementation } from '../shared/contracts/implementation.js';
 import type { Services } from '../shared/subgraph.js';
 import type { WorkspaceActor } from './access/workspace-actor.js';
 import { BillingService } from './billing/billing.service.js';
@@ -57,26 +37,10 @@ import { WorkspaceService } from './workspaces/workspace.service.js';
 /** Route groups this service supports, as `/v1/ping` names them. */
 export const ROUTE_GROUPS = ['mcp', 'billing', 'threads'];
 
-/** A handler that sees its caller as a workspace and a mode only, whoever was admitted. */
-type ActorHandler<C> = (
-  input: ContractInput<C>,
-  call: { readonly ctx: SubgraphContext; readonly caller: WorkspaceActor },
-) => ReturnType<Handler<C>>;
-
 /**
- * A key operation and its signed-in user's twin (`/api/chat/…`), served by one handler: both
- * admitted callers (a key, a person) are a workspace and a mode to it.
+ * Every research operation bound to its service method. An operation a key or a signed-in
+ * user may call sees either caller as a workspace and a mode (`WorkspaceActor`).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function keyAndUser<C extends OperationContract<any, any, ResearchKeyAccess, any>>(
-  key: C,
-  user: SignedIn<C>,
-  handler: ActorHandler<C>,
-): Implementation[] {
-  return [implement(key, handler as unknown as Handler<C>), implement(user, handler as never)];
-}
-
-/** Every research operation bound to its service method. */
 export function researchOperations(services: Services): Implementation[] {
   const keys = services.get(ApiKeyService);
   const billing = services.get(BillingService);
@@ -92,40 +56,26 @@ export function researchOperations(services: Services): Implementation[] {
   return [
     implement(researchHealth, () => services.get(ResearchHealthService).check()),
     implement(researchPing, (_input, { caller }) => ({ grantedScopes: [...caller.scopes], ok: true, supportedRouteGroups: ROUTE_GROUPS })),
-    ...keyAndUser(researchBilling, researchWorkspaceBilling, (_input, { ctx, caller }) => billing.billing(ctx.em, caller)),
-    ...keyAndUser(researchCreateTopUp, researchWorkspaceCreateTopUp, (input, { ctx, caller }) =>
-      billing.createTopUp(ctx.em, caller, input),
-    ),
+    implement(researchBilling, (_input, { ctx, caller }) => billing.billing(ctx.em, caller)),
+    implement(researchCreateTopUp, (input, { ctx, caller }) => billing.createTopUp(ctx.em, caller, input)),
     implementStream(researchStripeWebhook, async function* (_input, { ctx }, _signal, body) {
       yield await webhook.receive(ctx.em, ctx.headers['stripe-signature'], body);
     }),
-    ...keyAndUser(researchApiKeys, researchWorkspaceApiKeys, (_input, { ctx, caller }) => keys.list(ctx.em, caller)),
-    ...keyAndUser(researchCreateApiKey, researchWorkspaceCreateApiKey, (input, { ctx, caller }) => keys.create(ctx.em, caller, input)),
-    ...keyAndUser(researchRotateApiKey, researchWorkspaceRotateApiKey, (input, { ctx, caller }) =>
-      keys.rotate(ctx.em, caller, input.apiKeyId),
-    ),
-    ...keyAndUser(researchRevokeApiKey, researchWorkspaceRevokeApiKey, (input, { ctx, caller }) =>
-      keys.revoke(ctx.em, caller, input.apiKeyId),
-    ),
-    ...keyAndUser(researchThreads, researchWorkspaceThreads, (input, { ctx, caller }) => threads.list(ctx.em, caller, input)),
-    ...keyAndUser(researchThread, researchWorkspaceThread, (input, { ctx, caller }) => threads.read(ctx.em, caller, input.threadId)),
-    ...keyAndUser(researchCreateThread, researchWorkspaceCreateThread, (input, { ctx, caller }) =>
-      threads.accept(ctx.em, caller, undefined, input.message),
-    ),
-    ...keyAndUser(researchAppendMessage, researchWorkspaceAppendMessage, (input, { ctx, caller }) =>
-      threads.accept(ctx.em, caller, input.threadId, input.message),
-    ),
+    implement(researchApiKeys, (_input, { ctx, caller }) => keys.list(ctx.em, caller)),
+    implement(researchCreateApiKey, (input, { ctx, caller }) => keys.create(ctx.em, caller, input)),
+    implement(researchRotateApiKey, (input, { ctx, caller }) => keys.rotate(ctx.em, caller, input.apiKeyId)),
+    implement(researchRevokeApiKey, (input, { ctx, caller }) => keys.revoke(ctx.em, caller, input.apiKeyId)),
+    implement(researchThreads, (input, { ctx, caller }) => threads.list(ctx.em, caller, input)),
+    implement(researchThread, (input, { ctx, caller }) => threads.read(ctx.em, caller, input.threadId)),
+    implement(researchCreateThread, (input, { ctx, caller }) => threads.accept(ctx.em, caller, undefined, input.message)),
+    implement(researchAppendMessage, (input, { ctx, caller }) => threads.accept(ctx.em, caller, input.threadId, input.message)),
     implement(researchSendMessage, (input, { ctx, caller }) => threads.accept(ctx.em, caller, input.threadId, input.message)),
-    ...keyAndUser(researchStartRun, researchWorkspaceStartRun, (input, { ctx, caller }) =>
-      runs.start(ctx.em, caller, input.threadId, input.force),
-    ),
-    ...keyAndUser(researchRunReport, researchWorkspaceRunReport, (input, { ctx, caller }) =>
-      runs.report(ctx.em, caller, input.threadId, input.runId),
-    ),
+    implement(researchStartRun, (input, { ctx, caller }) => runs.start(ctx.em, caller, input.threadId, input.force)),
+    implement(researchRunReport, (input, { ctx, caller }) => runs.report(ctx.em, caller, input.threadId, input.runId)),
     implement(researchGetThread, (input, { ctx, caller }) => threads.readWithReply(ctx.em, caller, input.threadId)),
     implement(researchWaitForReply, (input, { ctx, caller }) => threads.waitForReply(ctx.em, caller, input.threadId, input.timeoutSeconds)),
     implement(researchThreadEvents, (input, { ctx, caller }) => threads.events(ctx.em, caller, input)),
-    ...keyAndUser(researchThreadWatch, researchWorkspaceThreadWatch, (input, { ctx, caller }) => watch(ctx.em, caller, input.threadId)),
+    implement(researchThreadWatch, (input, { ctx, caller }) => watch(ctx.em, caller, input.threadId)),
     implement(researchWorkspace, (_input, { ctx, caller }) => workspaces.read(ctx.em, caller.workspaceId)),
     implement(researchWorkspaceSignOut, (_input, { ctx, caller }) => workspaces.signOut(ctx.em, caller.workspaceId)),
     implement(researchAdminCreateWorkspace, (input, { ctx }) => workspaces.adminCreate(ctx.em, input)),

@@ -34,6 +34,8 @@ export const FORWARDED_HEADERS = [
   'user-agent',
   'accept-language',
   'stripe-signature',
+  // Set by the edge alone (gateway/data-sources.ts): the access kinds a REST route takes (contracts/access.ts).
+  'x-access-kinds',
 ] as const;
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requiredKeyScope, type OperationsAccess } from '../../contracts/access.js';
+import { accessOfKind, describeAccess, requiredKeyScope } from '../../contracts/access.js';
 import { OPERATIONS_CONTRACTS } from '../../contracts/operations/index.js';
 import { SYSTEM_ROLE_DEFAULTS } from '../../subgraphs/operations/core/system-roles.js';
 import { OPERATIONS_ACCESS } from '../fixtures/seed-access.js';
@@ -23,11 +23,11 @@ describe('operations contracts against the seed matrix', () => {
         wrong.push(`${route}: no row in the matrix`);
         continue;
       }
-      if (contract.access.kind !== 'operations') {
-        if (row.roles !== 'public') wrong.push(`${route}: ${contract.access.kind}, the matrix names roles`);
+      const access = accessOfKind(contract.access, 'operations');
+      if (!access) {
+        if (row.roles !== 'public') wrong.push(`${route}: ${describeAccess(contract.access)}, the matrix names roles`);
         continue;
       }
-      const access: OperationsAccess = contract.access;
       const roles = access.roles === 'any' ? 'any' : [...access.roles].sort().join(', ');
       const expected = row.roles === 'any' || row.roles === 'public' ? row.roles : [...row.roles].sort().join(', ');
       if (roles !== expected) wrong.push(`${route}: roles ${roles}, the matrix ${expected}`);

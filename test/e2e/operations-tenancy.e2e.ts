@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS_ROLES, type OperationsAccess, type OperationsRole } from '../../contracts/access.js';
+import { accessOfKind, OPERATIONS_ROLES, type OperationsRole } from '../../contracts/access.js';
 import { OPERATIONS_CONTRACTS } from '../../contracts/operations/index.js';
 import {
   call,
@@ -66,7 +66,7 @@ afterAll(async () => {
 /** Every operations route that names a record in its path (`:id`, `:batchId`, …). */
 const routesWithIds = OPERATIONS_CONTRACTS.flatMap((contract) =>
   contract.rest.filter((binding) => /:(id|[a-z]+Id)\b/.test(binding.path)).map((binding) => ({ contract, binding })),
-).filter(({ contract }) => (contract.access as OperationsAccess).superAdmin !== 'only');
+).filter(({ contract }) => accessOfKind(contract.access, 'operations')?.superAdmin !== 'only');
 
 /** Path parameters that name no record (e.g. a queue): the same value for their record and a missing one. */
 const isRecordParameter = (name: string) => name === 'id' || /[a-z]Id$/.test(name);
@@ -90,7 +90,7 @@ describe('another organization’s records', () => {
 
   it('answer every route with an id exactly as a missing id does', async () => {
     for (const { contract, binding } of routesWithIds) {
-      const access = contract.access as OperationsAccess;
+      const access = accessOfKind(contract.access, 'operations')!;
       const role = access.roles === 'any' ? 'Admin' : (access.roles[0] ?? 'Admin');
       const session = sessions.get(role)!;
       const values = foreignFor(binding.path)!;
@@ -151,7 +151,7 @@ function setAt(body: Record<string, unknown>, field: ReferenceField, value: () =
 }
 
 const bodyReferences = OPERATIONS_CONTRACTS.filter(
-  (contract) => contract.rest.length > 0 && (contract.access as OperationsAccess).superAdmin !== 'only',
+  (contract) => contract.rest.length > 0 && accessOfKind(contract.access, 'operations')?.superAdmin !== 'only',
 ).flatMap((contract) =>
   referenceFields(contract)
     .filter((field) => field.location === 'body')
@@ -190,7 +190,7 @@ describe('ids in a request body', () => {
     try {
       for (const { contract, field } of bodyReferences) {
         const binding = contract.rest[0]!;
-        const access = contract.access as OperationsAccess;
+        const access = accessOfKind(contract.access, 'operations')!;
         const role = access.roles === 'any' ? 'Admin' : (access.roles[0] ?? 'Admin');
         // A document's `entityId` names the record its `entityType` names.
         const kind = ('kind' in field.target ? field.target.kind : 'eam.asset') as keyof typeof REFERENCE_TABLES;
@@ -255,7 +255,7 @@ const FILTER_TABLES: Readonly<Record<string, string>> = {
 
 describe('ids in a list’s filters', () => {
   const filters = OPERATIONS_CONTRACTS.filter(
-    (contract) => contract.rest[0]?.method === 'GET' && (contract.access as OperationsAccess).superAdmin !== 'only',
+    (contract) => contract.rest[0]?.method === 'GET' && accessOfKind(contract.access, 'operations')?.superAdmin !== 'only',
   ).flatMap((contract) =>
     Object.entries(contract.input.query ?? {})
       .filter(([, schema]) => idFields(schema, '').length > 0)
@@ -284,7 +284,7 @@ describe('ids in a list’s filters', () => {
           continue;
         }
         const binding = contract.rest[0]!;
-        const access = contract.access as OperationsAccess;
+        const access = accessOfKind(contract.access, 'operations')!;
         const role = access.roles === 'any' ? 'Admin' : (access.roles[0] ?? 'Admin');
         // Required parameters besides the filter (an audit history's `entityType`).
         const required = Object.fromEntries(
@@ -321,13 +321,13 @@ describe('ids in a list’s filters', () => {
 });
 
 describe('roles', () => {
-  const restricted = OPERATIONS_CONTRACTS.filter((contract) => contract.access.kind === 'operations' && contract.rest.length > 0).flatMap(
-    (contract) => {
-      const access = contract.access as OperationsAccess;
-      const allowed = access.superAdmin === 'only' ? [] : access.roles === 'any' ? [...OPERATIONS_ROLES] : access.roles;
-      return OPERATIONS_ROLES.filter((role) => !allowed.includes(role)).map((role) => ({ contract, role }));
-    },
-  );
+  const restricted = OPERATIONS_CONTRACTS.filter(
+    (contract) => accessOfKind(contract.access, 'operations') !== undefined && contract.rest.length > 0,
+  ).flatMap((contract) => {
+    const access = accessOfKind(contract.access, 'operations')!;
+    const allowed = access.superAdmin === 'only' ? [] : access.roles === 'any' ? [...OPERATIONS_ROLES] : access.roles;
+    return OPERATIONS_ROLES.filter((role) => !allowed.includes(role)).map((role) => ({ contract, role }));
+  });
 
   it('answers 403 ROLE_FORBIDDEN to every role a contract does not list, on every route', async () => {
     expect(restricted.length).toBeGreaterThan(50);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResearchScope } from '../../contracts/access.js';
+import { accessOfKind, type ResearchScope } from '../../contracts/access.js';
+import { routeAccess } from '../../contracts/operation.js';
 import {
   ALL_RESEARCH_SCOPES,
   allComplete,
@@ -138,8 +139,10 @@ describe('the scope matrix of every route', () => {
 
   it('covers every REST route of the research service that takes a key', async () => {
     const { RESEARCH_CONTRACTS } = await import('../../contracts/research/index.js');
-    const keyed = RESEARCH_CONTRACTS.filter((contract) => contract.access.kind === 'researchKey').flatMap((contract) =>
-      contract.rest.map((binding) => `${binding.method} ${binding.path}`),
+    const keyed = RESEARCH_CONTRACTS.flatMap((contract) =>
+      contract.rest
+        .filter((binding) => accessOfKind(routeAccess(contract, binding), 'researchKey'))
+        .map((binding) => `${binding.method} ${binding.path}`),
     );
     expect(keyed.sort()).toEqual(Object.keys(ROUTES).sort());
   });

@@ -255,6 +255,37 @@ describe('a person signed in at our provider', () => {
   });
 });
 
+describe('one operation for a key and a signed-in user', () => {
+  it('answers researchThreads to the person’s access token and to a key of their workspace, on GraphQL and on each API’s route', async () => {
+    const person = await signInWithConsoleClient(stack, demoEmail('Foreman'));
+    const started = await call(stack, person.accessToken, 'POST', '/api/chat/threads', { message: 'A tool library for one street.' });
+    expect(started.status).toBe(202);
+    const created = await call(stack, person.accessToken, 'POST', '/api/chat/api-keys', { name: 'both ways', scopes: ['threads_read'] });
+    expect(created.status).toBe(201);
+    const key: string = created.body.key;
+    const ids = (items: ReadonlyArray<{ id: string }>) => items.map((item) => item.id);
+    const query = '{ researchThreads { items { id } } }';
+    const overGraphQL = await Promise.all(
+      [person.accessToken, key].map((credential) =>
+        stack.graphql<{ researchThreads: { items: Array<{ id: string }> } }>(query, undefined, {
+          authorization: `Bearer ${credential}`,
+        }),
+      ),
+    );
+    for (const answer of overGraphQL) {
+      expect(answer.body.errors).toBeUndefined();
+      expect(ids(answer.body.data!.researchThreads.items)).toEqual([started.body.thread.id]);
+    }
+    const keyRoute = await call(stack, key, 'GET', '/v1/chat/threads');
+    const workspaceRoute = await call(stack, person.accessToken, 'GET', '/api/chat/threads');
+    expect(ids(keyRoute.body.items)).toEqual([started.body.thread.id]);
+    expect(ids(workspaceRoute.body.items)).toEqual([started.body.thread.id]);
+    // Each API's route still takes its own credential only.
+    expect((await call(stack, person.accessToken, 'GET', '/v1/chat/threads')).body.code).toBe('invalid_api_key');
+    expect((await call(stack, key, 'GET', '/api/chat/threads')).body.code).toBe('invalid_access_token');
+  });
+});
+
 describe('a person signed in at a second configured issuer', () => {
   it('finds that issuer, after ours, among the authorization servers of the resource metadata the 401 names', async () => {
     const refused = await call(stack, null, 'GET', '/api/chat/workspace');

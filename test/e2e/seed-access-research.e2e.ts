@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessOfKind } from '../../contracts/access.js';
+import { routeAccess } from '../../contracts/operation.js';
 import { RESEARCH_CONTRACTS } from '../../contracts/research/index.js';
 import { RESEARCH_KEY_SCOPES } from '../fixtures/seed-access.js';
 import { ALL_RESEARCH_SCOPES, call, createKey, fundedWorkspace, startResearchStack } from '../support/research.js';
@@ -36,8 +38,10 @@ const fill = async (path: string) =>
 
 describe('research key scopes from the seed', () => {
   it('has a row for every research route that takes a key, and none for a route that is not served', () => {
-    const keyed = RESEARCH_CONTRACTS.filter((contract) => contract.access.kind === 'researchKey').flatMap((contract) =>
-      contract.rest.map((binding) => `${binding.method} ${binding.path}`),
+    const keyed = RESEARCH_CONTRACTS.flatMap((contract) =>
+      contract.rest
+        .filter((binding) => accessOfKind(routeAccess(contract, binding), 'researchKey'))
+        .map((binding) => `${binding.method} ${binding.path}`),
     );
     expect(keyed.filter((route) => !(route in RESEARCH_KEY_SCOPES))).toEqual([]);
     expect(Object.keys(RESEARCH_KEY_SCOPES).filter((route) => !keyed.includes(route))).toEqual([]);

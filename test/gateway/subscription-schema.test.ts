@@ -53,7 +53,7 @@ describe('the subscription schema', () => {
       ],
       [
         'query SubscriptionAuthenticate { researchWorkspace { __typename } }',
-        'query SubscriptionGrant($threadId: String!) { researchWorkspaceThreadWatch(threadId: $threadId) { topic } }',
+        'query SubscriptionGrant($threadId: String!) { researchThreadWatch(threadId: $threadId) { topic } }',
       ],
     ]);
   });

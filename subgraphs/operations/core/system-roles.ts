@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../runtime/logger.js';
 import { withAfterCommit } from './after-commit.js';
-import { OPERATIONS_ROLES, type OperationsRole } from '../../../contracts/access.js';
+import { accessOfKind, OPERATIONS_ROLES, type OperationsRole } from '../../../contracts/access.js';
+import type { OperationContract } from '../../../contracts/operation.js';
 import { OPERATIONS_CONTRACTS } from '../../../contracts/operations/index.js';
 
 /**
@@ -21,15 +22,19 @@ export interface SystemRoleDefault {
 /** Seed 002, Authentication 3: Foreman and Mechanic are limited to their production objects. */
 const SCOPED_BY_DEFAULT: ReadonlySet<OperationsRole> = new Set(['Foreman', 'Mechanic']);
 
+/** The roles an operation is gated by; undefined when no role is needed (public, `any` member). */
+function rolesOf(contract: OperationContract): readonly OperationsRole[] | undefined {
+  const roles = accessOfKind(contract.access, 'operations')?.roles;
+  return roles === 'any' ? undefined : roles;
+}
+
 /**
  * The seeded system roles: each role holds the operations whose contract lists it (the
  * seed's Role columns); operations open to `any` member need no permission.
  */
 export const SYSTEM_ROLE_DEFAULTS: readonly SystemRoleDefault[] = OPERATIONS_ROLES.map((code) => ({
   code,
-  permissions: OPERATIONS_CONTRACTS.filter(
-    (contract) => contract.access.kind === 'operations' && contract.access.roles !== 'any' && contract.access.roles.includes(code),
-  )
+  permissions: OPERATIONS_CONTRACTS.filter((contract) => rolesOf(contract)?.includes(code) === true)
     .map((contract) => contract.name)
     .sort(),
   scopeByObject: SCOPED_BY_DEFAULT.has(code),
@@ -37,9 +42,7 @@ export const SYSTEM_ROLE_DEFAULTS: readonly SystemRoleDefault[] = OPERATIONS_ROL
 
 /** The names a permission may take: every operation gated by roles. */
 export const PERMISSION_NAMES: ReadonlySet<string> = new Set(
-  OPERATIONS_CONTRACTS.filter((contract) => contract.access.kind === 'operations' && contract.access.roles !== 'any').map(
-    (contract) => contract.name,
-  ),
+  OPERATIONS_CONTRACTS.filter((contract) => rolesOf(contract) !== undefined).map((contract) => contract.name),
 );
 
 /**

@@ -60,7 +60,7 @@ function idempotentCall(tx: EntityManager, contract: OperationContract, call: Op
  * so a readiness probe answers even when no transaction can begin.
  */
 export const tenantTransaction: Around = (contract, call, next, input) => {
-  if (contract.access.kind === 'public' && contract.kind === 'query') return next(call);
+  if (contract.access.every((access) => access.kind === 'public') && contract.kind === 'query') return next(call);
   return withAfterCommit(call.ctx.em, call.ctx.logger, async (tx) => {
     await enterTenant(tx, call.caller as Principal | undefined, contract.name, call.ctx.requestId);
     const scoped: OperationCall = { ...call, ctx: { ...call.ctx, em: tx } };

@@ -45,8 +45,8 @@ export class UserReferences {
     let lister: Promise<Principal | undefined> | undefined;
     request = {
       users: new DataLoader((ids: readonly string[]) => this.load(ctx, ids)),
-      signedIn: this.guard.admit(ctx, iamMe.access, iamMe),
-      lister: () => (lister ??= this.guard.admit(ctx, iamListUsers.access, iamListUsers).catch(() => undefined)),
+      signedIn: this.guard.admit(ctx, iamMe.access[0]!, iamMe),
+      lister: () => (lister ??= this.guard.admit(ctx, iamListUsers.access[0]!, iamListUsers).catch(() => undefined)),
     };
     // Admission may fail; each reference reports it, none leaves an unhandled rejection.
     request.signedIn.catch(() => undefined);

@@ -1,6 +1,15 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyMode } from '../../../contracts/research/account-types.js';
 
+/** What every research key starts with. */
+export const KEY_PREFIX = 'rk_';
+
+/** A JSON Web Token in compact serialization: three base64url parts (the last, the signature, may be empty). */
+const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** Whether a presented string has the shape of a JWT (an access token), whatever it holds. */
+export const looksLikeJwt = (candidate: string): boolean => JWT_PATTERN.test(candidate);
+
 /** `rk_live_` or `rk_test_` + 43 URL-safe characters (256 random bits); only the SHA-256 is stored. */
 const KEY_PATTERN = /^rk_(live|test)_[A-Za-z0-9_-]{43}$/;
 /** How much of a key stays readable in listings. */

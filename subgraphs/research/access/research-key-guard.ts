@@ -4,7 +4,7 @@ import type { SubgraphContext } from '../../shared/context.js';
 import type { Guard } from '../../shared/contracts/implementation.js';
 import { ResearchApiKeyEntity } from '../keys/api-key.entity.js';
 import { ResearchError } from '../research.errors.js';
-import { bearerKey, hashKey, looksLikeKey, sameDigest } from './key-secret.js';
+import { bearerKey, hashKey, KEY_PREFIX, looksLikeKey, sameDigest } from './key-secret.js';
 import type { WorkspaceActor } from './workspace-actor.js';
 
 /** The key a research call was admitted for. */
@@ -30,6 +30,11 @@ const TOUCH_INTERVAL_MS = 60_000;
  * minute. Invalid input is refused after the same checks, without writing anything.
  */
 export class ResearchKeyGuard implements Guard<ResearchKeyAccess> {
+  /** A bearer credential that is a research key by its prefix (`rk_`), valid or not. */
+  presents(ctx: SubgraphContext): boolean {
+    return bearerKey(ctx.headers.authorization)?.startsWith(KEY_PREFIX) === true;
+  }
+
   async admit(ctx: SubgraphContext, access: ResearchKeyAccess): Promise<ResearchCaller> {
     const { caller, touch } = await this.authenticate(ctx, access);
     if (touch) await ctx.em.nativeUpdate(ResearchApiKeyEntity, { id: caller.keyId }, { lastUsedAt: raw('now()') });

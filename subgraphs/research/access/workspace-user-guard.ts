@@ -7,7 +7,7 @@ import { AccessTokenError, OidcTokenVerifiers, type OidcIssuerTrust, type Verifi
 import type { PublicOrigin } from '../../shared/subgraph.js';
 import { ResearchError } from '../research.errors.js';
 import type { OwnedWorkspace, WorkspaceService } from '../workspaces/workspace.service.js';
-import { bearerKey } from './key-secret.js';
+import { bearerKey, looksLikeJwt } from './key-secret.js';
 import type { WorkspaceActor } from './workspace-actor.js';
 
 /** A signed-in person acting in their own workspace, in live mode. */
@@ -55,6 +55,15 @@ export class WorkspaceUserGuard implements Guard<ResearchUserAccess> {
     private readonly origin: PublicOrigin,
     private readonly workspaces: WorkspaceService,
   ) {}
+
+  /**
+   * A bearer credential shaped as an access token (a JWT), valid or not. A key, or anything
+   * else, is not one: an operation a key may call too refuses it as a key (docs/adr/0046).
+   */
+  presents(ctx: SubgraphContext): boolean {
+    const token = bearerKey(ctx.headers.authorization);
+    return token !== undefined && looksLikeJwt(token);
+  }
 
   async admit(ctx: SubgraphContext): Promise<WorkspaceUser> {
     const token = await this.authenticate(ctx);

@@ -19,7 +19,8 @@ export interface Callers {
   public: undefined;
 }
 
-type AccessOf<C> = C extends { readonly access: infer A } ? A : never;
+/** The kinds of a contract's access, as one union: a caller of an operation with several kinds is any of theirs. */
+type AccessOf<C> = C extends { readonly access: ReadonlyArray<infer A> } ? A : never;
 export type CallerFor<C> = AccessOf<C> extends { readonly kind: infer K } ? (K extends keyof Callers ? Callers[K] : unknown) : unknown;
 
 export interface OperationCall<C = OperationContract> {
@@ -103,6 +104,12 @@ export function implementEntity<T extends z.ZodObject>(
 
 /** Admits calls of one access kind. */
 export interface Guard<A extends Access = Access> {
+  /**
+   * Whether the request carries this kind's credential (valid or not), reading headers only:
+   * how the pipeline picks the kind of an operation that lists several. A guard without it
+   * serves only operations of its one kind (docs/adr/0046).
+   */
+  presents?(ctx: SubgraphContext): boolean;
   /** Authenticates, authorizes and (for metered kinds) counts the call; returns the caller. */
   admit(ctx: SubgraphContext, access: A, contract: OperationContract): Promise<unknown>;
   /**

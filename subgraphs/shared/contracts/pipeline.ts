@@ -1,4 +1,4 @@
-import type { AccessKind } from '../../../contracts/access.js';
+import { ACCESS_KINDS_HEADER, type Access, type AccessKind } from '../../../contracts/access.js';
 import { DomainError } from '../../../contracts/errors.js';
 import { validateInput, type InputIssue } from '../../../contracts/input.js';
 import type { OperationContract } from '../../../contracts/operation.js';
@@ -14,7 +14,9 @@ export type CallOutcome = 'ok' | 'replayed' | 'refused' | 'failed';
  * through the gateway, MCP, a stream): its input is validated by its contract; then
  * its access kind's guard admits the caller — or, for invalid input, only
  * authenticates, so a missing credential answers first and is never counted — and the
- * bound service method runs inside the subgraph's `around` wrapper.
+ * bound service method runs inside the subgraph's `around` wrapper. An operation that
+ * lists several access kinds is judged by the first whose credential the request carries,
+ * else by the first listed (`accessFor`, docs/adr/0046).
  */
 export class OperationPipeline {
   private readonly implementations = new Map<string, Implementation>();
@@ -37,11 +39,16 @@ export class OperationPipeline {
   /** Every operation is served and every access kind guarded, or the process does not start. */
   private check(): void {
     for (const contract of this.contracts) {
-      if (!contract.access) throw new Error(`operation ${contract.name} declares no access`);
+      if (!contract.access?.length) throw new Error(`operation ${contract.name} declares no access`);
       if (contract.kind === 'edge') continue;
       if (contract.throttle.length > 0 && !this.bindings.throttle) throw new Error(`operation ${contract.name}: no throttle serves it`);
-      const kind = contract.access.kind;
-      if (!this.bindings.guards[kind]) throw new Error(`operation ${contract.name}: no guard serves access ${kind}`);
+      for (const { kind } of contract.access) {
+        const guard = this.bindings.guards[kind];
+        if (!guard) throw new Error(`operation ${contract.name}: no guard serves access ${kind}`);
+        if (contract.access.length > 1 && kind !== 'public' && !guard.presents) {
+          throw new Error(`operation ${contract.name}: the guard of access ${kind} cannot tell whether its credential was sent`);
+        }
+      }
       const served = contract.kind === 'stream' ? this.streams.has(contract.name) : this.implementations.has(contract.name);
       if (!served) throw new Error(`operation ${contract.name} has no implementation`);
       for (const binding of contract.rest) {
@@ -54,6 +61,19 @@ export class OperationPipeline {
 
   private guard(kind: AccessKind): Guard {
     return this.bindings.guards[kind] as Guard;
+  }
+
+  /**
+   * The access a call of the operation is judged by. Of the kinds the call may use — every
+   * kind the contract lists, or those the edge names for the REST route it came through
+   * (`x-access-kinds: <operation>=<kind>,…`, a route bound with `accepts`) — the first whose
+   * credential the request carries (public needs none), else the first: a caller without
+   * credentials is refused as that kind refuses it.
+   */
+  accessFor(contract: OperationContract, ctx: SubgraphContext): Access {
+    const kinds = routeKinds(contract, ctx.headers[ACCESS_KINDS_HEADER]);
+    if (kinds.length === 1) return kinds[0]!;
+    return kinds.find((access) => access.kind === 'public' || this.guard(access.kind).presents?.(ctx)) ?? kinds[0]!;
   }
 
   /** Whether a streaming operation of this name is served here. */
@@ -146,7 +166,8 @@ export class OperationPipeline {
   /** An admitted call the service refused as invalid input (422) gives back what it counted. */
   private async refundRefusal(contract: OperationContract, call: OperationCall, error: unknown): Promise<void> {
     if (!(error instanceof DomainError) || error.status !== 422) return;
-    await this.guard(contract.access.kind).refund?.(call.ctx, contract.access, call.caller);
+    const access = this.accessFor(contract, call.ctx);
+    await this.guard(access.kind).refund?.(call.ctx, access, call.caller);
   }
 
   /**
@@ -154,7 +175,8 @@ export class OperationPipeline {
    * `count` is how many problems there were when the edge sent only the first ones.
    */
   async refuse(contract: OperationContract, ctx: SubgraphContext, issues: readonly InputIssue[], count?: number): Promise<never> {
-    await this.guard(contract.access.kind).refuse?.(ctx, contract.access, contract);
+    const access = this.accessFor(contract, ctx);
+    await this.guard(access.kind).refuse?.(ctx, access, contract);
     throw refusalOf(contract, issues, count);
   }
 
@@ -164,25 +186,43 @@ export class OperationPipeline {
    * it reads its messages. Only guards that can authenticate alone (`refuse`) can.
    */
   async authenticate(contract: OperationContract, ctx: SubgraphContext): Promise<void> {
-    if (contract.access.kind === 'public') return;
-    const guard = this.guard(contract.access.kind);
-    if (!guard.refuse) throw new Error(`access ${contract.access.kind} cannot authenticate without admitting (operation ${contract.name})`);
-    await guard.refuse(ctx, contract.access, contract);
+    const access = this.accessFor(contract, ctx);
+    if (access.kind === 'public') return;
+    const guard = this.guard(access.kind);
+    if (!guard.refuse) throw new Error(`access ${access.kind} cannot authenticate without admitting (operation ${contract.name})`);
+    await guard.refuse(ctx, access, contract);
   }
 
   /** Admits a call of a route the edge answers alone, as its access counts such calls; a refusal is thrown. */
   async admitEdge(contract: OperationContract, ctx: SubgraphContext): Promise<void> {
     if (contract.kind !== 'edge') throw new Error(`operation ${contract.name} is not answered by the edge`);
-    await this.guard(contract.access.kind)?.admitEdge?.(ctx, contract.access, contract);
+    const access = this.accessFor(contract, ctx);
+    await this.guard(access.kind)?.admitEdge?.(ctx, access, contract);
   }
 
   private async admit(contract: OperationContract, ctx: SubgraphContext, args: Record<string, unknown>) {
     const validation = validateInput(contract, args);
     if (!validation.ok) return this.refuse(contract, ctx, validation.issues);
     if (contract.throttle.length > 0) await this.bindings.throttle!(contract, ctx, validation.value as Record<string, unknown>);
-    const caller = await this.guard(contract.access.kind).admit(ctx, contract.access, contract);
+    const access = this.accessFor(contract, ctx);
+    const caller = await this.guard(access.kind).admit(ctx, access, contract);
     return { input: validation.value, call: { ctx, caller } as OperationCall };
   }
+}
+
+/**
+ * The kinds of the contract's access a call may use: those the edge named for this operation
+ * (`<operation>=<kind>,<kind>`), else all. The header names the operation so that it limits
+ * only the route's own operation, never another one the same request reaches.
+ */
+function routeKinds(contract: OperationContract, header: string | undefined): readonly Access[] {
+  if (!header) return contract.access;
+  const [operation, kinds = ''] = header.split('=', 2);
+  if (operation?.trim() !== contract.name) return contract.access;
+  const named = kinds.split(',').map((kind) => kind.trim());
+  const taken = contract.access.filter((access) => named.includes(access.kind));
+  if (taken.length === 0) throw new Error(`operation ${contract.name}: the route takes none of its access kinds (${kinds})`);
+  return taken;
 }
 
 /** The name a contract's stream is served under: its REST stream's, or its own for a streaming operation. */

@@ -2,7 +2,15 @@ import { GraphQLError } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Arg, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import { z } from 'zod';
-import { aliasDeprecation, deprecatedAliasOf, fromGraphQLNames, graphqlName, type NameConflict } from '../../../contracts/graphql-names.js';
+import {
+  aliasDeprecation,
+  deprecatedAliasOf,
+  fromGraphQLNames,
+  graphqlName,
+  operationAliasDeprecation,
+  operationAliasesOf,
+  type NameConflict,
+} from '../../../contracts/graphql-names.js';
 import { wireName, type InputIssue } from '../../../contracts/input.js';
 import { callerCheckFieldOf, refusalFieldOf, type OperationContract, type ServiceName } from '../../../contracts/operation.js';
 import { describeSchema, fieldArgs, kindOf, unwrap } from '../../../contracts/schema-shape.js';
@@ -123,24 +131,44 @@ function operationResolver(service: ServiceName, contracts: readonly OperationCo
   const cls = { [`${pascal(service)}ContractResolver`]: class {} }[`${pascal(service)}ContractResolver`]!;
   for (const contract of contracts) {
     if (contract.kind !== 'query' && contract.kind !== 'mutation') continue;
-    let read: (params: unknown[]) => ReadArgs = () => ({ args: {}, conflicts: [] });
-    const descriptor = method(cls, contract.name, (...params: unknown[]) => {
-      const ctx = params.at(-1) as SubgraphContext;
-      const { args, conflicts } = read(params);
-      if (conflicts.length > 0) return runtime().pipeline.refuse(contract, ctx, conflictIssues(contract, conflicts));
-      return runtime().pipeline.run(contract, ctx, args);
-    });
-    read = declareArgs(cls, contract.name, contract.args.shape, pascal(contract.name));
-    const { type, nullable } = graphqlTypes.fieldType(contract.output, `${pascal(contract.name)}Result`, 'output');
-    const description = [contract.summary, contract.description].filter(Boolean).join('. ');
-    const refusable = contract.access.kind !== 'public';
-    const options = { name: contract.name, description, nullable: contract.nullable || nullable || refusable };
-    (contract.kind === 'query' ? Query : Mutation)(type as never, options)(cls.prototype, contract.name, descriptor);
+    rootField(cls, contract, contract.name, runtime);
+    // A root field released under another name this operation now answers (an operation that had a twin per access kind).
+    for (const alias of operationAliasesOf(contract)) {
+      rootField(cls, contract, alias, runtime, operationAliasDeprecation(contract.name));
+    }
   }
   refusalField(cls, service, contracts, runtime);
   callerCheckField(cls, service, contracts, runtime);
   Resolver()(cls);
   return cls;
+}
+
+/** One root field answered by an operation: its own, or a deprecated alias of it. */
+function rootField(
+  cls: ClassType,
+  contract: OperationContract,
+  name: string,
+  runtime: () => ContractRuntime,
+  deprecationReason?: string,
+): void {
+  let read: (params: unknown[]) => ReadArgs = () => ({ args: {}, conflicts: [] });
+  const descriptor = method(cls, name, (...params: unknown[]) => {
+    const ctx = params.at(-1) as SubgraphContext;
+    const { args, conflicts } = read(params);
+    if (conflicts.length > 0) return runtime().pipeline.refuse(contract, ctx, conflictIssues(contract, conflicts));
+    return runtime().pipeline.run(contract, ctx, args);
+  });
+  read = declareArgs(cls, name, contract.args.shape, pascal(contract.name), 0, contract.name);
+  const { type, nullable } = graphqlTypes.fieldType(contract.output, `${pascal(contract.name)}Result`, 'output');
+  const description = [contract.summary, contract.description].filter(Boolean).join('. ');
+  const refusable = contract.access.some((access) => access.kind !== 'public');
+  const options = {
+    name,
+    description,
+    nullable: contract.nullable || nullable || refusable,
+    ...(deprecationReason ? { deprecationReason } : {}),
+  };
+  (contract.kind === 'query' ? Query : Mutation)(type as never, options)(cls.prototype, name, descriptor);
 }
 
 /** `<service>InputRefusal(operation, issues)`: always an error — the one the service answers for that input. */
