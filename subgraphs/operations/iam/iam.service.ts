@@ -343,7 +343,7 @@ export class IamService {
   }
 
   listUsers(em: EntityManager, principal: Principal, page: { cursor?: string; limit: number }) {
-    return cursorList(em, { table: '"operations"."app_user"', equals: { organization_id: principal.organizationId } }, page, (row) =>
+    return cursorList(em, { table: '"operations"."app_user"', owner: { organization_id: principal.organizationId } }, page, (row) =>
       userData(row as unknown as UserRow),
     );
   }
