@@ -93,7 +93,7 @@ export const coreAuditHistory = defineOperation({
   name: 'coreAuditHistory',
   kind: 'query',
   summary: 'History of an entity',
-  description: 'Newest first; `nextCursor` is the `at` of the last item.',
+  description: 'Newest first; `nextCursor` is the `id` of the last item (changes at the same time in id order).',
   tags: ['core'],
   access: members(['Admin', 'CEO'], { objectScope: false }),
   input: {
