@@ -103,7 +103,11 @@ export const coreAuditHistory = defineOperation({
     },
   },
   output: AuditEntry,
-  paging: { kind: 'cursor', limit: { min: 1, max: 200, default: 50 }, cursor: 'The `nextCursor` of the previous page (the `id` of its last change).' },
+  paging: {
+    kind: 'cursor',
+    limit: { min: 1, max: 200, default: 50 },
+    cursor: 'The `nextCursor` of the previous page (the `id` of its last change).',
+  },
   rest: { method: 'GET', path: '/api/v1/core/audit' },
 });
 

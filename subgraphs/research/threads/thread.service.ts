@@ -15,7 +15,6 @@ import { ASSISTANT_TURNS, type TurnJob } from '../queues.js';
 import { MessageEntity, ThreadEntity, type Thread } from './thread.entity.js';
 import { messageView, type ThreadStore } from './thread.store.js';
 import { threadEvents } from './thread-events.js';
-import { ResearchError } from '../research.errors.js';
 import { cursorList, researchId } from '../cursor-list.js';
 import { isoTime, type DbTime } from '../time.js';
 
