@@ -128,6 +128,20 @@ describe('lists that gained cursor pages', () => {
     }
   });
 
+  it('active sessions page most recently refreshed first through every session once', async () => {
+    const sessions = [];
+    for (let n = 0; n < 3; n += 1) sessions.push(await login(stack, demoEmail('Engineer')));
+    const latest = sessions.at(-1)!;
+    const whole = await call(stack, latest, 'GET', '/api/v1/iam/sessions?limit=200');
+    const all = whole.body.items.map((item: { id: string }) => item.id) as string[];
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    expect(whole.body.items[0].current).toBe(true);
+    const { ids, sizes } = await pageThrough(latest, '/api/v1/iam/sessions', 1);
+    expect(ids).toEqual(all);
+    expect(sizes.every((size) => size === 1)).toBe(true);
+    expectCursorProblem(await call(stack, latest, 'GET', `/api/v1/iam/sessions?cursor=${latest.userId}`));
+  });
+
   it('OpenID clients page oldest first through every client once', async () => {
     for (let n = 0; n < 3; n += 1) {
       const created = await call(stack, root, 'POST', '/api/v1/iam/oidc-clients', {
