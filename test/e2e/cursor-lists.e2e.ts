@@ -53,7 +53,7 @@ describe('operations: a cursor no page handed out', () => {
     '/api/v1/iam/users',
     '/api/v1/api-keys',
     '/api/v1/iam/notifications',
-    '/api/v1/eam/assets',
+    '/api/v1/iam/login-history',
     '/api/v1/scm/suppliers',
     '/api/v1/webhooks/endpoints',
     '/api/v1/hr/personnel',
