@@ -40,7 +40,7 @@ export const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 
 /** A cursor list over one table, read with SQL (the table's rows as `t`). */
 export interface CursorQuery {
-  /** Schema-qualified, quoted table. */
+  /** Schema-qualified, quoted table, or a derived table in parentheses, without an alias (the list names it `t`). */
   readonly table: string;
   /** The select list (default `t.*`), e.g. to add a computed column. */
   readonly select?: string;
