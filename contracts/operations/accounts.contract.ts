@@ -7,7 +7,7 @@ import { cursorPaging, ops } from './fields.js';
 import { REGISTER_PAGE_HEADERS, renderRegisterPage } from '../pages/register-page.js';
 import {
   Accepted,
-  ActiveSessions,
+  ActiveSession,
   AltchaChallenge,
   AuthorizationUrl,
   BackupCodes,
@@ -458,10 +458,12 @@ export const iamSessions = defineOperation({
   name: 'iamSessions',
   kind: 'query',
   summary: 'Active sessions of the account',
-  description: 'Every sign-in whose refresh token is still usable, the one of this request marked `current`.',
+  description:
+    'Every sign-in whose refresh token is still usable, most recently refreshed first, in cursor pages; the one of this request is marked `current`.',
   tags: ['iam'],
   access: signedIn,
-  output: ActiveSessions,
+  output: ActiveSession,
+  paging: cursorPaging(200, 50),
   rest: { method: 'GET', path: '/api/v1/iam/sessions' },
 });
 

@@ -110,10 +110,6 @@ export const ActiveSession = z
   })
   .meta({ id: 'ActiveSession', description: 'A sign-in whose refresh token is still usable.' });
 
-export const ActiveSessions = z
-  .object({ items: z.array(ActiveSession) })
-  .meta({ id: 'ActiveSessions', description: 'The account’s active sessions, most recently refreshed first.' });
-
 export const Done = z.object({ done: z.literal(true) }).meta({ id: 'Done', description: 'The action took effect.' });
 
 export const TotpSetup = z

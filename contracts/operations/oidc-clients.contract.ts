@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { superAdminOnly } from '../access.js';
 import { defineErrorCodes } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import { ops } from './fields.js';
+import { cursorPaging, ops } from './fields.js';
 
 /**
  * Clients of the operations service's OpenID provider (`<PUBLIC_BASE_URL>/oidc`), registered
@@ -74,10 +74,11 @@ export const iamListOidcClients = defineOperation({
   name: 'iamListOidcClients',
   kind: 'query',
   summary: 'OpenID clients',
-  description: 'Every client of the OpenID provider, oldest first.',
+  description: 'The clients of the OpenID provider, oldest first, in cursor pages.',
   tags: ['oidc'],
   access: superAdminOnly(),
-  output: z.object({ items: z.array(OidcClient) }).meta({ id: 'OidcClientList' }),
+  output: OidcClient,
+  paging: cursorPaging(200, 50),
   rest: { method: 'GET', path: '/api/v1/iam/oidc-clients' },
 });
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { textArray } from '../search/index-terms.js';
-import type { Window } from './catalog.service.js';
+import type { Window } from '../../shared/cursor-list.js';
 import type { Part } from './part.entity.js';
 
 /**

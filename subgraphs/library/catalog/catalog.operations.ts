@@ -9,10 +9,11 @@ import {
 } from '../../../contracts/library/catalog.contract.js';
 import { CATALOG_WINDOWS, LibraryBook } from '../../../contracts/library/content-types.js';
 import { implement, implementFields, type FieldImplementation, type Implementation } from '../../shared/contracts/implementation.js';
+import { offsetWindow } from '../../shared/cursor-list.js';
 import type { Services } from '../../shared/subgraph.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { bookPartsLoader } from './book-parts.loader.js';
-import { capWindow, CatalogService } from './catalog.service.js';
+import { CatalogService } from './catalog.service.js';
 
 /** Reading and catalog. */
 export function catalogOperations(services: Services, engine: Pick<SearchEngine, 'kind'>): Implementation[] {
@@ -22,17 +23,17 @@ export function catalogOperations(services: Services, engine: Pick<SearchEngine,
     implement(libraryBook, (input, { ctx }) => catalog.book(ctx.em, input.id.trim())),
     implement(libraryToc, async (input, { ctx }) => {
       const bookId = input.book.trim();
-      const toc = await catalog.toc(ctx.em, bookId, capWindow(input.limit, input.offset, CATALOG_WINDOWS.toc));
+      const toc = await catalog.toc(ctx.em, bookId, offsetWindow(input.limit, input.offset, CATALOG_WINDOWS.toc));
       return { ...toc, bookId, items: toc.parts };
     }),
     implement(libraryBooks, async (input, { ctx }) => {
       const { q, category, author } = input;
-      const list = await catalog.books(ctx.em, { q, category, author }, capWindow(input.limit, input.offset, CATALOG_WINDOWS.books));
+      const list = await catalog.books(ctx.em, { q, category, author }, offsetWindow(input.limit, input.offset, CATALOG_WINDOWS.books));
       return { ...list, items: list.books };
     }),
     implement(libraryCategories, (_input, { ctx }) => catalog.categories(ctx.em)),
     implement(libraryAuthors, async (input, { ctx }) => {
-      const { limit } = capWindow(input.limit, 0, CATALOG_WINDOWS.authors);
+      const { limit } = offsetWindow(input.limit, 0, CATALOG_WINDOWS.authors);
       const found = await catalog.authors(ctx.em, input.q?.trim() ? input.q.trim() : null, limit);
       return { total: found.total, items: found.authors };
     }),
@@ -44,6 +45,6 @@ export function catalogOperations(services: Services, engine: Pick<SearchEngine,
 export const catalogFields: FieldImplementation[] = [
   implementFields(LibraryBook, {
     parts: (book, args: { limit?: number; offset?: number }, ctx) =>
-      bookPartsLoader(ctx.em, capWindow(args.limit, args.offset, CATALOG_WINDOWS.toc)).load(book.id),
+      bookPartsLoader(ctx.em, offsetWindow(args.limit, args.offset, CATALOG_WINDOWS.toc)).load(book.id),
   }),
 ];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Window } from '../../shared/cursor-list.js';
 import { BookEntity, type Book } from './book.entity.js';
 import { filterKey } from '../import/book-writer.js';
 import { bookCondition, type BookFilter } from './catalog-filters.js';
@@ -22,11 +23,6 @@ const BOOK_COLUMNS = [
 ]
   .map((column) => `b.${column}`)
   .join(', ');
-
-export interface Window {
-  readonly limit: number;
-  readonly offset: number;
-}
 
 export interface BookList extends Window {
   readonly total: number;
@@ -66,19 +62,6 @@ export interface LibraryStats {
   readonly pages: number;
   readonly authors: number;
   readonly categories: number;
-}
-
-/** Caps a requested window to its bounds; anything not a sane number takes the default. */
-export function capWindow(
-  limit: number | null | undefined,
-  offset: number | null | undefined,
-  bounds: { readonly default: number; readonly cap: number },
-): Window {
-  const wanted = Number.isInteger(limit) ? (limit as number) : bounds.default;
-  return {
-    limit: Math.min(Math.max(wanted, 1), bounds.cap),
-    offset: Number.isInteger(offset) && (offset as number) > 0 ? (offset as number) : 0,
-  };
 }
 
 /** Reading and catalog: pages, books, tables of contents, categories, authors and totals. */

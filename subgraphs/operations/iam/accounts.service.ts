@@ -377,7 +377,7 @@ export class AccountsService {
   loginHistory(em: EntityManager, principal: Principal, page: { cursor?: string; limit: number }) {
     return cursorList(
       em,
-      { table: '"operations"."login_event"', where: ['"user_id" = ?'], params: [principal.userId], orderBy: 'at', direction: 'desc' },
+      { table: '"operations"."login_event"', owner: { user_id: principal.userId }, orderBy: 'at', direction: 'desc' },
       page,
       loginEvent,
     );

@@ -68,7 +68,7 @@ export class ApiKeysService {
     const where = this.managesAll(principal)
       ? { organizationId: principal.organizationId! }
       : { organizationId: principal.organizationId!, userId: principal.userId };
-    return entityCursorList(em, { entity: ApiKeyEntity, where, orderBy: 'createdAt', direction: 'desc' }, page, apiKeyData);
+    return entityCursorList(em, { entity: ApiKeyEntity, owner: where, orderBy: 'createdAt', direction: 'desc' }, page, apiKeyData);
   }
 
   async revoke(em: EntityManager, principal: Principal, keyId: string) {

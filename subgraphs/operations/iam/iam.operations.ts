@@ -57,7 +57,7 @@ export function iamOperations(services: Services, config: Config): Implementatio
     implement(A.iamUpdateProfile, (input, { ctx, caller }) => accounts.updateProfile(ctx.em, caller, input)),
     implement(A.iamChangeEmail, (input, { ctx, caller }) => accounts.changeEmail(ctx.em, caller, input, client(ctx))),
     implement(A.iamConfirmEmailChange, (input, { ctx }) => accounts.confirmEmailChange(ctx.em, input.token)),
-    implement(A.iamSessions, (_input, { ctx, caller }) => iam.sessions(ctx.em, caller)),
+    implement(A.iamSessions, (input, { ctx, caller }) => iam.sessions(ctx.em, caller, input)),
     implement(A.iamRevokeSession, (input, { ctx, caller }) => iam.revokeSession(ctx.em, caller, input.id)),
     implement(A.iamRevokeOtherSessions, (_input, { ctx, caller }) => iam.revokeOtherSessions(ctx.em, caller)),
     implement(A.iamVerifyEmail, (input, { ctx }) => accounts.verifyEmail(ctx.em, input.token)),

@@ -6,6 +6,7 @@ import type { BodyOf } from '../../../contracts/operation.js';
 import type { iamVerifySecondFactor } from '../../../contracts/operations/accounts.contract.js';
 import type { LoginData, OrganizationData, UserData } from '../../../contracts/operations/iam-types.js';
 import type { Logger } from '../../../runtime/logger.js';
+import type { PageRequest } from '../../shared/cursor-list.js';
 import type { Mailer } from '../../shared/mailer.js';
 import { withAfterCommit } from '../core/after-commit.js';
 import { cursorList } from '../core/cursor-list.js';
@@ -150,28 +151,32 @@ export class IamService {
   }
 
   /** The caller's sign-ins whose refresh token is still usable, the current one marked. */
-  async sessions(em: EntityManager, principal: Principal) {
-    // raw SQL: sessions are aggregated per family (min/max/bool_or) in the database
-    const rows = await em.execute<Array<{ id: string; started_at: Date; refreshed_at: Date; expires_at: Date; current: boolean }>>(
-      `select "family_id" as "id", min("created_at") as "started_at", max("created_at") as "refreshed_at",
-         max("expires_at") filter (where "rotated_at" is null and "revoked_at" is null) as "expires_at",
-         bool_or("access_jti" = ?::uuid) as "current"
-       from "operations"."refresh_token" where "user_id" = ?
-       group by "family_id"
-       having bool_or("rotated_at" is null and "revoked_at" is null and "expires_at" > now())
-       order by max("created_at") desc`,
-      [principal.tokenId, principal.userId],
-    );
-    const iso = (value: Date) => new Date(value).toISOString();
-    return {
-      items: rows.map((row) => ({
-        id: row.id,
+  /** The caller's active sessions (one per refresh-token family), most recently refreshed first, in cursor pages. */
+  sessions(em: EntityManager, principal: Principal, page: PageRequest) {
+    const iso = (value: unknown) => new Date(value as Date).toISOString();
+    return cursorList(
+      em,
+      {
+        // raw SQL: sessions are aggregated per family (min/max/bool_or) in the database
+        table: `(select "family_id" as "id", "user_id", min("created_at") as "started_at", max("created_at") as "refreshed_at",
+            max("expires_at") filter (where "rotated_at" is null and "revoked_at" is null) as "expires_at",
+            string_agg("access_jti"::text, ',') as "access_jtis"
+          from "operations"."refresh_token"
+          group by "family_id", "user_id"
+          having bool_or("rotated_at" is null and "revoked_at" is null and "expires_at" > now()))`,
+        owner: { user_id: principal.userId },
+        orderBy: 'refreshed_at',
+        direction: 'desc',
+      },
+      page,
+      (row) => ({
+        id: row.id as string,
         started_at: iso(row.started_at),
         refreshed_at: iso(row.refreshed_at),
         expires_at: iso(row.expires_at),
-        current: row.current,
-      })),
-    };
+        current: String(row.access_jtis).split(',').includes(principal.tokenId),
+      }),
+    );
   }
 
   /** Signs out one of the caller's sessions; another user's, or one already ended, is not found. */
@@ -347,7 +352,7 @@ export class IamService {
   }
 
   listUsers(em: EntityManager, principal: Principal, page: { cursor?: string; limit: number }) {
-    return cursorList(em, { table: '"operations"."app_user"', equals: { organization_id: principal.organizationId } }, page, (row) =>
+    return cursorList(em, { table: '"operations"."app_user"', owner: { organization_id: principal.organizationId } }, page, (row) =>
       userData(row as unknown as UserRow),
     );
   }

@@ -39,7 +39,7 @@ export class NotificationsService {
     const read = input.unread === true ? { readAt: null } : input.unread === false ? { readAt: { $ne: null } } : {};
     return entityCursorList(
       em,
-      { entity: NotificationEntity, where: { userId: caller.userId, ...read }, orderBy: 'createdAt', direction: 'desc' },
+      { entity: NotificationEntity, owner: { userId: caller.userId }, where: read, orderBy: 'createdAt', direction: 'desc' },
       input,
       toNotification,
     );

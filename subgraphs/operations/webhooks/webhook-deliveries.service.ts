@@ -39,7 +39,8 @@ export class WebhookDeliveriesService {
       em,
       {
         entity: WebhookDeliveryEntity,
-        where: { endpointId: input.id, ...(input.status ? { status: input.status } : {}) },
+        owner: { endpointId: input.id },
+        where: input.status ? { status: input.status } : {},
         orderBy: 'eventSequence',
         direction: 'desc',
       },

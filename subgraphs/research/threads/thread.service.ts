@@ -15,7 +15,7 @@ import { ASSISTANT_TURNS, type TurnJob } from '../queues.js';
 import { MessageEntity, ThreadEntity, type Thread } from './thread.entity.js';
 import { messageView, type ThreadStore } from './thread.store.js';
 import { threadEvents } from './thread-events.js';
-import { ResearchError } from '../research.errors.js';
+import { cursorList, researchId } from '../cursor-list.js';
 import { isoTime, type DbTime } from '../time.js';
 
 /** A case as its list reads it. */
@@ -29,6 +29,8 @@ interface ListedThread {
   updated_at: DbTime;
   pending: boolean;
 }
+
+const THREAD_ID = researchId('thread');
 
 /** What a pending assistant message says until its reply is written. */
 export const WAITING_TEXT = 'The assistant is reading your message…';
@@ -48,34 +50,33 @@ export class ThreadService {
   ) {}
 
   async list(em: EntityManager, caller: WorkspaceActor, page: { cursor?: string; limit: number }) {
-    // A cursor is the id of a case this list served; anything else names no page (422, not an empty one).
-    if (page.cursor) {
-      const named = await em.count(ThreadEntity, { id: page.cursor, workspaceId: caller.workspaceId, mode: caller.mode });
-      if (named === 0) throw ResearchError.invalid('cursor', 'must be the nextCursor of a previous page');
-    }
-    // raw SQL: a keyset page ordered by (updated_at, id), with whether each case awaits a reply.
-    const rows = await em.execute<ListedThread[]>(
-      `select t.*, exists (select 1 from "research"."message" m where m."thread_id" = t."id" and m."status" = 'pending') as "pending"
-       from "research"."thread" t
-       where t."workspace_id" = ? and t."mode" = ?
-         ${page.cursor ? `and (t."updated_at", t."id") < (select "updated_at", "id" from "research"."thread" where "id" = ?)` : ''}
-       order by t."updated_at" desc, t."id" desc limit ?`,
-      [caller.workspaceId, caller.mode, ...(page.cursor ? [page.cursor] : []), page.limit + 1],
+    return cursorList(
+      em,
+      {
+        table: '"research"."thread"',
+        // With whether each case awaits a reply.
+        select: `t.*, exists (select 1 from "research"."message" m where m."thread_id" = t."id" and m."status" = 'pending') as "pending"`,
+        owner: { workspace_id: caller.workspaceId, mode: caller.mode },
+        orderBy: 'updated_at',
+        direction: 'desc',
+        id: THREAD_ID,
+      },
+      page,
+      (listed) => {
+        const row = listed as unknown as ListedThread;
+        const summary = String((row.anamnesis as { ideaSummary?: unknown }).ideaSummary ?? '');
+        return {
+          id: row.id,
+          title: summary.length > 80 ? `${summary.slice(0, 79)}…` : summary,
+          messageCount: row.message_count,
+          readinessStatus: row.gap_assessment.readinessStatus,
+          assistantPending: row.pending,
+          latestCompletedReportId: row.latest_completed_report_id,
+          createdAt: isoTime(row.created_at),
+          updatedAt: isoTime(row.updated_at),
+        };
+      },
     );
-    const items = rows.slice(0, page.limit).map((row) => {
-      const summary = String((row.anamnesis as { ideaSummary?: unknown }).ideaSummary ?? '');
-      return {
-        id: row.id,
-        title: summary.length > 80 ? `${summary.slice(0, 79)}…` : summary,
-        messageCount: row.message_count,
-        readinessStatus: row.gap_assessment.readinessStatus,
-        assistantPending: row.pending,
-        latestCompletedReportId: row.latest_completed_report_id,
-        createdAt: isoTime(row.created_at),
-        updatedAt: isoTime(row.updated_at),
-      };
-    });
-    return { items, nextCursor: rows.length > page.limit ? items.at(-1)!.id : null };
   }
 
   /** One consistent snapshot: a reply committing meanwhile shows in the messages and the anamnesis, or in neither. */

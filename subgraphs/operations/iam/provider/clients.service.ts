@@ -3,7 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClientMetadata } from 'oidc-provider';
 import type { ContractInput } from '../../../../contracts/operation.js';
 import type { iamCreateOidcClient, OidcScopeName } from '../../../../contracts/operations/oidc-clients.contract.js';
+import type { PageRequest } from '../../../shared/cursor-list.js';
 import type { SecretBox } from '../../../shared/secret-box.js';
+import { entityCursorList } from '../../core/cursor-list.js';
 import type { Principal } from '../../core/principal.js';
 import { OidcClientError } from './errors.js';
 import { OidcClientEntity, OidcPayloadEntity, type OidcClient } from './oidc.entity.js';
@@ -45,9 +47,8 @@ export type NewClient = ContractInput<typeof iamCreateOidcClient>;
 export class OidcClientsService {
   constructor(private readonly box: SecretBox) {}
 
-  async list(em: EntityManager) {
-    const clients = await em.find(OidcClientEntity, {}, { orderBy: { createdAt: 'asc', clientId: 'asc' } });
-    return { items: clients.map(data) };
+  list(em: EntityManager, page: PageRequest) {
+    return entityCursorList(em, { entity: OidcClientEntity, orderBy: 'createdAt' }, page, data);
   }
 
   async get(em: EntityManager, clientId: string) {

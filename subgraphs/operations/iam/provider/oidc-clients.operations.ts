@@ -7,7 +7,7 @@ import { OidcClientsService } from './clients.service.js';
 export function oidcClientOperations(services: Services): Implementation[] {
   const clients = services.get(OidcClientsService);
   return [
-    implement(C.iamListOidcClients, (_input, { ctx }) => clients.list(ctx.em)),
+    implement(C.iamListOidcClients, (input, { ctx }) => clients.list(ctx.em, input)),
     implement(C.iamCreateOidcClient, (input, { ctx, caller }) => clients.create(ctx.em, caller, input)),
     implement(C.iamGetOidcClient, (input, { ctx }) => clients.get(ctx.em, input.clientId)),
     implement(C.iamDeleteOidcClient, (input, { ctx }) => clients.remove(ctx.em, input.clientId)),

@@ -22,8 +22,9 @@ type BalanceData = z.output<typeof StockBalance>;
 const TABLE = '"operations"."warehouse"';
 const toWarehouse = recordMapper<WarehouseData>(Warehouse);
 const toBalance = recordMapper<BalanceData>(StockBalance);
-/** Balances with their low-stock flag, so the flag filters and pages like a column. */
-const BALANCES = `(select *, ("min_quantity" is not null and "quantity" < "min_quantity") as "low_stock" from "operations"."stock_balance") as "balances"`;
+/** Balances with their low-stock flag, so the flag filters and pages like a column (the cursor list names its own alias). */
+const BALANCE_ROWS = `(select *, ("min_quantity" is not null and "quantity" < "min_quantity") as "low_stock" from "operations"."stock_balance")`;
+const BALANCES = `${BALANCE_ROWS} as "balances"`;
 
 /**
  * Warehouses of production objects, their minimums and balances. Reads go through
@@ -90,6 +91,6 @@ export class WarehouseService {
 
   async balances(em: EntityManager, input: ContractInput<typeof scmTmcBalances>) {
     const equals = { warehouse_id: input.warehouseId, item_id: input.itemId };
-    return cursorList(em, { table: BALANCES, where: input.onlyLowStock ? ['"low_stock"'] : [], equals }, input, toBalance);
+    return cursorList(em, { table: BALANCE_ROWS, where: input.onlyLowStock ? ['"low_stock"'] : [], equals }, input, toBalance);
   }
 }

@@ -131,9 +131,8 @@ export class SupplierDetailsService {
     return cursorList(
       em,
       {
-        table: `(select *, not "is_primary" as "rank" from ${kind.table}) as "children"`,
-        where: [`"supplier_id" = ?`],
-        params: [supplierId],
+        table: `(select *, not "is_primary" as "rank" from ${kind.table})`,
+        owner: { supplier_id: supplierId },
         orderBy: 'rank',
       },
       page,
