@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { members, superAdminOnly } from '../access.js';
 import { defineOperation } from '../operation.js';
 import { OperationsErrorCode } from './errors.js';
-import { cursorPaging, ops } from './fields.js';
+import { ops } from './fields.js';
 import { Organization, OrganizationPlan } from './iam-types.js';
 
 /** Organizations (tenants), exactly as the seed lists them. */
@@ -36,11 +36,9 @@ export const coreListOrganizations = defineOperation({
   name: 'coreListOrganizations',
   kind: 'query',
   summary: 'List organizations',
-  description: 'Oldest first, in cursor pages.',
   tags: ['core'],
   access: superAdminOnly(),
-  output: Organization,
-  paging: cursorPaging(200, 50),
+  output: z.object({ items: z.array(Organization) }).meta({ id: 'OrganizationList' }),
   rest: { method: 'GET', path: '/api/v1/core/organizations' },
 });
 

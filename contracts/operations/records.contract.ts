@@ -93,7 +93,7 @@ export const coreAuditHistory = defineOperation({
   name: 'coreAuditHistory',
   kind: 'query',
   summary: 'History of an entity',
-  description: 'Newest first; `nextCursor` is the `id` of the last item (changes at the same time in id order).',
+  description: 'Newest first; `nextCursor` is the `at` of the last item.',
   tags: ['core'],
   access: members(['Admin', 'CEO'], { objectScope: false }),
   input: {
@@ -103,11 +103,7 @@ export const coreAuditHistory = defineOperation({
     },
   },
   output: AuditEntry,
-  paging: {
-    kind: 'cursor',
-    limit: { min: 1, max: 200, default: 50 },
-    cursor: 'The `nextCursor` of the previous page (the `id` of its last change).',
-  },
+  paging: { kind: 'cursor', limit: { min: 1, max: 200, default: 50 }, cursor: 'The `at` (date-time) of the previous page’s last item.' },
   rest: { method: 'GET', path: '/api/v1/core/audit' },
 });
 

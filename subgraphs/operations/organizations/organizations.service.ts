@@ -2,8 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ContractInput } from '../../../contracts/operation.js';
 import type { OrganizationData } from '../../../contracts/operations/iam-types.js';
 import type { coreCreateOrganization } from '../../../contracts/operations/organizations.contract.js';
-import type { Page, PageRequest } from '../../shared/cursor-list.js';
-import { entityCursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { seedSystemRoles } from '../core/system-roles.js';
 import { OperationsError } from '../operations.errors.js';
@@ -35,8 +33,9 @@ export class OrganizationsService {
     return organizationData(organization);
   }
 
-  list(em: EntityManager, page: PageRequest): Promise<Page<OrganizationData>> {
-    return entityCursorList(em, { entity: OrganizationEntity, orderBy: 'createdAt' }, page, organizationData);
+  async list(em: EntityManager): Promise<{ items: OrganizationData[] }> {
+    const organizations = await em.find(OrganizationEntity, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return { items: organizations.map(organizationData) };
   }
 
   /** The card: any for the super-admin, only their own for an Admin — another's is as missing as an unknown one. */
