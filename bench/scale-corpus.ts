@@ -17,8 +17,8 @@ interface SourceBook {
   readonly parts: readonly string[];
 }
 
-/** The OpenITI books the corpora are re-sampled from. */
-export const OPENITI = join(ROOT, '..', 'shared', 'corpus', 'openiti');
+/** The OpenITI books the corpora are re-sampled from (`OPENITI_DIR` names another place for them). */
+export const OPENITI = process.env.OPENITI_DIR ?? join(ROOT, '..', 'shared', 'corpus', 'openiti');
 
 /** The OpenITI book files, or none when the corpus is not beside the project. */
 export function corpusFiles(): string[] {
