@@ -29,12 +29,13 @@ export interface AnalyzerOptions {
 type Pending = { resolve: (pages: AnalysedPage[]) => void; reject: (error: unknown) => void };
 
 /**
- * The worker runs the TypeScript module through tsx's loader, registered in the worker itself, so it
- * starts the same way under `node --import tsx`, the `tsx` command and the test runner.
+ * The worker's module beside this one: from the build (`dist/`) as it is; from the sources through
+ * tsx's loader, registered in the worker itself, so it starts the same way under `node --import tsx`,
+ * the `tsx` command and the test runner.
  */
 function startWorker(): Worker {
-  const require = createRequire(import.meta.url);
-  const tsx = require.resolve('tsx/esm/api');
+  if (import.meta.url.endsWith('.js')) return new Worker(new URL('./page-analysis.worker.js', import.meta.url));
+  const tsx = createRequire(import.meta.url).resolve('tsx/esm/api');
   const module = new URL('./page-analysis.worker.ts', import.meta.url).href;
   const source = `require(${JSON.stringify(tsx)}).register(); import(${JSON.stringify(module)});`;
   return new Worker(source, { eval: true, execArgv: [] });
