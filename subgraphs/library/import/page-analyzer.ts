@@ -66,6 +66,8 @@ class ThreadedAnalyzer implements PageAnalyzer {
     this.pagesInWorker += texts.length;
     return new Promise<AnalysedPage[]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
+      // The worker keeps the process alive only while it owes a batch.
+      this.worker!.ref();
       this.worker!.postMessage({ id, texts });
     });
   }
@@ -81,6 +83,7 @@ class ThreadedAnalyzer implements PageAnalyzer {
       }
       const waiting = this.pending.get(message.id!);
       this.pending.delete(message.id!);
+      if (this.pending.size === 0) worker.unref();
       waiting?.resolve(message.pages!.map((page) => ({ ...page, tsvector: asBuffer(page.tsvector) })));
     });
     worker.on('error', (error) => this.fail(error));
