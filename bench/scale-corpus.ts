@@ -17,8 +17,8 @@ interface SourceBook {
   readonly parts: readonly string[];
 }
 
-/** The OpenITI books the corpora are re-sampled from. */
-export const OPENITI = join(ROOT, '..', 'shared', 'corpus', 'openiti');
+/** The OpenITI books the corpora are re-sampled from (`OPENITI_DIR` names another place for them). */
+export const OPENITI = process.env.OPENITI_DIR ?? join(ROOT, '..', 'shared', 'corpus', 'openiti');
 
 /** The OpenITI book files in `from` (by default beside the project), or none when there are none. */
 export function corpusFiles(from: string = OPENITI): string[] {

@@ -41,10 +41,8 @@ function wordCharAt(text: string, i: number): number {
   return kind === 1 ? 1 : 0;
 }
 
-/** Words of the normalized text, each with its span in the original `text`. */
-export function tokenize(text: string): Token[] {
-  const { normalized, starts, ends } = normalizeSpans(text);
-  const tokens: Token[] = [];
+/** Calls `visit` with the bounds [first, end) of each word of a normalized text, in order. */
+function eachWord(normalized: string, visit: (first: number, end: number) => void): void {
   let i = 0;
   while (i < normalized.length) {
     let size = wordCharAt(normalized, i);
@@ -57,8 +55,17 @@ export function tokenize(text: string): Token[] {
       i += size;
       size = i < normalized.length ? wordCharAt(normalized, i) : 0;
     }
-    tokens.push({ word: normalized.slice(first, i), start: starts[first] ?? 0, end: ends[i - 1] ?? text.length });
+    visit(first, i);
   }
+}
+
+/** Words of the normalized text, each with its span in the original `text`. */
+export function tokenize(text: string): Token[] {
+  const { normalized, starts, ends } = normalizeSpans(text);
+  const tokens: Token[] = [];
+  eachWord(normalized, (first, end) => {
+    tokens.push({ word: normalized.slice(first, end), start: starts[first] ?? 0, end: ends[end - 1] ?? text.length });
+  });
   return tokens;
 }
 
@@ -133,6 +140,24 @@ export function analyzeTokens(text: string): AnalyzedToken[] {
     if (found !== null) terms.push({ term: found[0], root: found[1], start: token.start, end: token.end });
   }
   return terms;
+}
+
+/**
+ * The words of a text whose light stem, or else whose root, is one of `terms`, each labelled with
+ * the term it matched: `analyzeTokens` filtered, without building a token for every other word
+ * (cutting a passage looks for a few terms in a whole page).
+ */
+export function matchingTokens(text: string, terms: ReadonlySet<string>): AnalyzedToken[] {
+  const found: AnalyzedToken[] = [];
+  if (terms.size === 0) return found;
+  const { normalized, starts, ends } = normalizeSpans(text);
+  eachWord(normalized, (first, end) => {
+    const word = wordTerms(normalized.slice(first, end));
+    if (word === null) return;
+    const term = terms.has(word[0]) ? word[0] : terms.has(word[1]) ? word[1] : null;
+    if (term !== null) found.push({ term, root: word[1], start: starts[first] ?? 0, end: ends[end - 1] ?? text.length });
+  });
+  return found;
 }
 
 /** Light-stem terms of a page text, in order, duplicates kept (its root terms are in `analyzeTokens`). */

@@ -1,12 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeArabic } from '../analysis/arabic.js';
-import { indexTerms, textArray } from '../search/index-terms.js';
+import { textArray } from '../search/index-terms.js';
 import { SegmentBuilder } from '../search/segment-builder.js';
 import { nativeQuery, valueRows } from '../../shared/native-query.js';
 import type { BookRecord, PageRecord, PartRecord } from './library-events.js';
+import type { AnalysedPage } from './page-analysis.js';
+import type { PageAnalyzer } from './page-analyzer.js';
 
 const PAGE_BATCH = 200;
 const PART_BATCH = 500;
+/** Batches of pages between read and stored at once: one analysed, one waiting, one being inserted. */
+const BATCHES_IN_FLIGHT = 3;
 
 /** Normalized form of a title, author names or a filter value, so `القران` finds `القرآن`. */
 export function filterKey(value: string): string {
@@ -19,30 +23,33 @@ const PAGE_COLUMNS = ['', '', '::int', '', '::int', '', '::int', '', '', '', '::
 
 /**
  * Writes one book inside the caller's transaction: replaces any earlier version of it, inserts
- * parts and pages in batches as they stream in (only a batch is held in memory), then derives the
- * book's document frequencies and totals from the stored pages.
+ * parts and pages in batches as they stream in (only a few batches are held in memory), records
+ * each page's postings in the import's segment, and writes the book's document frequencies and totals.
  */
 export class BookWriter {
   private parts: PartRecord[] = [];
   private pages: PageRecord[] = [];
   partCount = 0;
   pageCount = 0;
-  /** With a segment builder: the book's length, counted as its pages go by. */
+  /** The book's length, counted as its pages go by. */
   private termTotal = 0;
-  /** The last batch of pages still being inserted: the next batch is analysed meanwhile. */
-  private writing: Promise<unknown> = Promise.resolve();
+  /** Settles once the last batch sent is in the segment: batches are recorded in the order they came. */
+  private recorded: Promise<unknown> = Promise.resolve();
+  /** Inserts sent and not yet known to have succeeded, oldest first. */
+  private inFlight: Array<Promise<unknown>> = [];
 
   private constructor(
     private readonly em: EntityManager,
     readonly book: BookRecord,
-    private readonly segment: { builder: SegmentBuilder; ref: number } | null,
+    private readonly segment: { builder: SegmentBuilder; ref: number },
+    private readonly analyzer: PageAnalyzer,
   ) {}
 
   /**
    * Locks the book id for this transaction (two imports of one book queue up) and clears the old
-   * version. With `segment`, the book's postings go to the import's segment as its pages are written.
+   * version. The book's postings go to the import's segment as its pages are written.
    */
-  static async open(em: EntityManager, book: BookRecord, segment: SegmentBuilder | null = null): Promise<BookWriter> {
+  static async open(em: EntityManager, book: BookRecord, segment: SegmentBuilder, analyzer: PageAnalyzer): Promise<BookWriter> {
     // raw SQL: a transaction-scoped advisory lock, so two imports of one book queue.
     await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`qantara:library:book:${book.id}`]);
     // raw SQL (bulk import): the earlier version goes with its parts, pages and statistics (cascade).
@@ -64,7 +71,7 @@ export class BookWriter {
         book.authors.map(filterKey).join('\n'),
       ],
     );
-    return new BookWriter(em, book, segment ? { builder: segment, ref: segment.book(book.id) } : null);
+    return new BookWriter(em, book, { builder: segment, ref: segment.book(book.id) }, analyzer);
   }
 
   async addPart(part: PartRecord): Promise<void> {
@@ -83,8 +90,7 @@ export class BookWriter {
   async finish(): Promise<void> {
     await this.flushParts();
     await this.flushPages();
-    await this.writing;
-    if (!this.segment) return deriveBookStatistics(this.em, this.book.id);
+    for (const insert of this.inFlight.splice(0)) await insert;
     await SegmentBuilder.writeTermStats(this.em, this.book.id, this.segment.builder.documentFrequencies(this.segment.ref));
     // raw SQL (bulk import): the counts gathered while writing.
     await this.em.execute('update library.book set part_count = ?, page_count = ?, term_total = ? where id = ?', [
@@ -115,14 +121,44 @@ export class BookWriter {
     this.parts = [];
   }
 
+  /**
+   * Sends a batch of pages to be analysed and returns once few enough batches are in flight: the
+   * analysis (in a worker when there is one), the segment and the insert of a batch overlap with the
+   * reading of the next. A failure surfaces at the next wait for its batch, at the latest in `finish`.
+   */
   private async flushPages(): Promise<void> {
     if (this.pages.length === 0) return;
-    const params = this.pages.flatMap((page) => {
-      const indexed = indexTerms(page.text);
-      if (this.segment) {
-        this.segment.builder.page(this.segment.ref, page.page, indexed.frequencies, indexed.termCount);
-        this.termTotal += indexed.termCount;
-      }
+    const pages = this.pages;
+    this.pages = [];
+    const analysed = this.analyzer.analyse(pages.map((page) => page.text));
+    const previous = this.recorded;
+    const recorded = (async () => {
+      const results = await analysed;
+      await previous;
+      return this.record(pages, results);
+    })();
+    this.recorded = recorded;
+    // raw SQL (bulk import): a batch of pages in one statement, parameters (term vectors included) sent binary.
+    const insert = recorded.then((params) =>
+      nativeQuery(
+        this.em,
+        `insert into library.page (id, book_id, page, volume, volume_page, label, part_index, part, text, markup, chars, terms, term_count)
+         values ${valueRows(pages.length, PAGE_COLUMNS)}`,
+        params,
+      ),
+    );
+    for (const step of [analysed, recorded, insert]) step.catch(() => undefined);
+    this.inFlight.push(insert);
+    if (this.inFlight.length >= BATCHES_IN_FLIGHT) await this.inFlight.shift();
+  }
+
+  /** Records a batch's postings in the segment (in page order) and gives its insert's parameters. */
+  private record(pages: readonly PageRecord[], results: readonly AnalysedPage[]): unknown[] {
+    const { builder, ref } = this.segment;
+    return pages.flatMap((page, i) => {
+      const analysed = results[i]!;
+      builder.page(ref, page.page, analysed.terms, analysed.tfs, analysed.termCount);
+      this.termTotal += analysed.termCount;
       return [
         `${this.book.id}-${page.page}`,
         this.book.id,
@@ -135,23 +171,10 @@ export class BookWriter {
         page.text,
         page.markup,
         page.text.length,
-        indexed.tsvector,
-        indexed.termCount,
+        analysed.tsvector,
+        analysed.termCount,
       ];
     });
-    const count = this.pages.length;
-    this.pages = [];
-    // One insert at a time and in order; a failure surfaces at the next wait for it.
-    await this.writing;
-    // raw SQL (bulk import): a batch of pages in one statement, parameters sent binary.
-    const insert = nativeQuery(
-      this.em,
-      `insert into library.page (id, book_id, page, volume, volume_page, label, part_index, part, text, markup, chars, terms, term_count)
-       values ${valueRows(count, PAGE_COLUMNS)}`,
-      params,
-    );
-    insert.catch(() => undefined);
-    this.writing = insert;
   }
 }
 

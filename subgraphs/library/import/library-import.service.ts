@@ -7,6 +7,7 @@ import type { SearchEngine } from '../search/search-engine.js';
 import { BookWriter } from './book-writer.js';
 import { ImportFormatError } from './import-errors.js';
 import type { LibraryEvent } from './library-events.js';
+import { openPageAnalyzer, type PageAnalyzer } from './page-analyzer.js';
 import { eventsOf, linesOf, type ImportFormat, type SourceOptions } from './sources.js';
 
 export interface ImportedBook {
@@ -42,17 +43,20 @@ export class LibraryImportService {
     // The first event is asked for before anything is awaited: a readline source drops lines it reads before then.
     const first = iterator.next();
     first.catch(() => undefined); // awaited below, after the transaction has begun
+    const analyzer = openPageAnalyzer();
     let done: ImportedBook[];
     try {
       // Its own transaction on a fork, committed before the engine is told about any book.
       done = await withAfterCommit(em.fork(), this.logger, async (tx) => {
         const segment = new SegmentBuilder();
-        const written = await this.writeBooks(tx, iterator, await first, progress, segment);
+        const written = await this.writeBooks(tx, iterator, await first, progress, segment, analyzer);
         await segment.write(tx);
         return written;
       });
     } catch (error) {
       throw explain(error);
+    } finally {
+      await analyzer.close();
     }
     for (const book of done) await this.index(book, em);
     return done;
@@ -65,13 +69,14 @@ export class LibraryImportService {
     first: IteratorResult<LibraryEvent>,
     progress: ImportProgress,
     segment: SegmentBuilder,
+    analyzer: PageAnalyzer,
   ): Promise<ImportedBook[]> {
     const done: ImportedBook[] = [];
     let next = first;
     while (!next.done) {
       const event = next.value;
       if (event.type !== 'book') throw new ImportFormatError(event.line ?? 1, 'a page or part comes before its book');
-      const writer = await BookWriter.open(tx, event.book, segment);
+      const writer = await BookWriter.open(tx, event.book, segment, analyzer);
       for (next = await iterator.next(); !next.done && next.value.type !== 'book'; next = await iterator.next()) {
         if (next.value.type === 'part') await writer.addPart(next.value.part);
         else await writer.addPage(next.value.page);

@@ -5,7 +5,7 @@
  * the passage itself is always an exact slice of the original page text, its edges at sentence or
  * verse edges where one is near (`analysis/sentences.ts`).
  */
-import { analyzeTokens, type AnalyzedToken } from '../analysis/arabic.js';
+import { matchingTokens, type AnalyzedToken } from '../analysis/arabic.js';
 import { isSentenceEnd, isSentenceStart, isWordEnd, isWordStart } from '../analysis/sentences.js';
 
 export interface Passage {
@@ -21,15 +21,6 @@ export interface Passage {
 interface Span {
   start: number;
   end: number;
-}
-
-/** The words whose light stem, or else whose root, is a query term; each labelled with the term it matched. */
-function matchingTokens(text: string, terms: ReadonlySet<string>): AnalyzedToken[] {
-  if (terms.size === 0) return [];
-  return analyzeTokens(text).flatMap((token) => {
-    if (terms.has(token.term)) return [token];
-    return terms.has(token.root) ? [{ ...token, term: token.root }] : [];
-  });
 }
 
 /** Number of page tokens whose stem or root is one of the (already analysed) query terms. */

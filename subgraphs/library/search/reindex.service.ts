@@ -4,6 +4,7 @@ import { withAfterCommit } from '../../shared/after-commit.js';
 import { deriveBookStatistics } from '../import/book-writer.js';
 import { LibraryError } from '../library-errors.js';
 import { indexTerms } from './index-terms.js';
+import { nativeQuery, valueRows } from '../../shared/native-query.js';
 import { rewriteSegments, writeSegment } from './postings.js';
 import type { SearchEngine } from './search-engine.js';
 
@@ -58,10 +59,11 @@ export class LibraryReindexService {
           const indexed = indexTerms(row.text);
           return [row.id, indexed.tsvector, indexed.termCount];
         });
-        // raw SQL: search engine, pages re-analysed in bulk under the book's advisory lock.
-        await tx.execute(
-          `update library.page p set terms = v.terms::tsvector, term_count = v.term_count::integer
-           from (values ${rows.map(() => '(?, ?, ?)').join(', ')}) as v(id, terms, term_count) where p.id = v.id`,
+        // raw SQL: search engine, pages re-analysed in bulk under the book's advisory lock (term vectors sent binary).
+        await nativeQuery(
+          tx,
+          `update library.page p set terms = v.terms, term_count = v.term_count
+           from (values ${valueRows(rows.length, ['', '::tsvector', '::int'])}) as v(id, terms, term_count) where p.id = v.id`,
           values,
         );
         pages += rows.length;

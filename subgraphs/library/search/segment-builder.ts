@@ -124,13 +124,14 @@ export class SegmentBuilder {
     return new Map([...counts].map(([term, count]) => [this.terms[term]!, count]));
   }
 
-  /** Records a page's term frequencies (light stems and roots) and length. */
-  page(ref: number, page: number, frequencies: ReadonlyMap<string, number>, length: number): void {
+  /** Records a page's distinct terms (light stems and roots), the frequency of each, and its length. */
+  page(ref: number, page: number, terms: readonly string[], tfs: ArrayLike<number>, length: number): void {
     const pageIndex = this.postings.addPage(ref, page, length);
-    for (const [term, tf] of frequencies) {
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
       let id = this.termIds.get(term);
       if (id === undefined) this.termIds.set(term, (id = this.terms.push(term) - 1));
-      this.postings.push(id, pageIndex, Math.min(tf, 256));
+      this.postings.push(id, pageIndex, Math.min(tfs[i]!, 256));
     }
   }
 
@@ -142,12 +143,17 @@ export class SegmentBuilder {
   private order(): Int32Array {
     const { postings } = this;
     const keep = (i: number) => this.books[postings.refs[postings.pageOf[i]!]!] !== '';
+    // Groups in the terms' own order, so the rows reach the primary key (term first) in its order.
+    const rank = new Int32Array(this.terms.length);
+    Array.from(this.terms.keys())
+      .sort((a, b) => (this.terms[a]! < this.terms[b]! ? -1 : 1))
+      .forEach((id, position) => (rank[id] = position));
     const starts = new Int32Array(this.terms.length + 1);
-    for (let i = 0; i < postings.size; i++) if (keep(i)) starts[postings.terms[i]! + 1]! += 1;
+    for (let i = 0; i < postings.size; i++) if (keep(i)) starts[rank[postings.terms[i]!]! + 1]! += 1;
     for (let t = 0; t < this.terms.length; t++) starts[t + 1]! += starts[t]!;
     const order = new Int32Array(starts[this.terms.length]!);
     const at = starts.slice(0, this.terms.length);
-    for (let i = 0; i < postings.size; i++) if (keep(i)) order[at[postings.terms[i]!]!++] = i;
+    for (let i = 0; i < postings.size; i++) if (keep(i)) order[at[rank[postings.terms[i]!]!]!++] = i;
     for (let t = 0; t < this.terms.length; t++) sortGroup(order.subarray(starts[t]!, starts[t + 1]!), postings);
     return order;
   }
@@ -238,7 +244,8 @@ export class SegmentBuilder {
 
   /** Pages of a book holding each of its terms, for `library.term_stat`. */
   static async writeTermStats(em: EntityManager, bookId: string, df: ReadonlyMap<string, number>): Promise<void> {
-    const terms = [...df.keys()];
+    // In the primary key's order (term, then book): each insert lands next to the one before.
+    const terms = [...df.keys()].sort();
     for (let from = 0; from < terms.length; from += 5000) {
       const slice = terms.slice(from, from + 5000);
       // raw SQL: search engine, posting lists written in bulk.
