@@ -93,7 +93,8 @@ function clearTokenLimitMessage(message: string): string {
   return tokens ? `Syntax Error: Token limit of ${tokens[1]} exceeded; send a shorter document.` : message;
 }
 
-function formatGatewayError(logger: Logger) {
+/** How `/graphql` formats every error it answers (Apollo Server's `formatError`). */
+export function formatGatewayError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = (error as { extensions?: Record<string, unknown> } | undefined)?.extensions ?? {};
     const http = original.http as { status?: number } | undefined;
