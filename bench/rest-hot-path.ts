@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { GatewayContext } from '../gateway/context.js';
 import { createGateway, type Gateway } from '../gateway/create-gateway.js';
+import { streamOwners } from '../contracts/registry.js';
 import { loadOperations } from '../rest-facade/operations.js';
 import { loadConfig, SUBGRAPH_NAMES, type SubgraphName } from '../runtime/config.js';
 import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
@@ -85,10 +86,18 @@ async function inProcess(): Promise<Array<Array<string | number>>> {
       subgraphs: running,
       logger,
       metrics,
+      streamOwners: streamOwners(),
     });
     stops.push(() => gateway.stop());
     const http = await listen(
-      createApp({ server: gateway.server, prepare: gateway.prepare, internal: gateway.internal, logger, metrics }),
+      createApp({
+        server: gateway.server,
+        prepare: gateway.prepare,
+        internal: gateway.internal,
+        streams: gateway.streams,
+        logger,
+        metrics,
+      }),
       0,
       '127.0.0.1',
     );
@@ -124,10 +133,10 @@ async function inProcess(): Promise<Array<Array<string | number>>> {
     };
     const rows: Array<Array<string | number>> = [];
     for (const concurrency of [1, 8]) {
-      for (const run of Object.values(paths)) await block(run, 200, concurrency); // warm-up
+      for (const run of Object.values(paths)) await block(run, 100, concurrency); // warm-up
       const measured = new Map<string, Array<{ cpu: number; rps: number }>>(Object.keys(paths).map((name) => [name, []]));
-      for (let round = 0; round < 10; round++) {
-        for (const [name, run] of Object.entries(paths)) measured.get(name)!.push(await block(run, 200, concurrency));
+      for (let round = 0; round < 6; round++) {
+        for (const [name, run] of Object.entries(paths)) measured.get(name)!.push(await block(run, 100, concurrency));
       }
       for (const [name, blocks] of measured) {
         rows.push([concurrency, name, Math.round(median(blocks.map((b) => b.rps))), median(blocks.map((b) => b.cpu)).toFixed(3)]);
@@ -188,7 +197,7 @@ async function restHotPath(): Promise<string> {
     `The edge's cost per REST call of a named operation outside the engine (docs/adr/0050-prepared-named-operations.md).`,
     `In process: the \`${OPERATION}\` operation of \`GET /v1/retrieve\` (rare-word queries, limit 8, an \`unlimited\` key) run`,
     "through the gateway into the library subgraph on the demo Qur'an (embedded PostgreSQL), the two ways the edge has run",
-    "it, in 10 alternating blocks of 200 calls each after a warm-up block; medians of the blocks. CPU is this process's",
+    "it, in 6 alternating blocks of 100 calls each after a warm-up block; medians of the blocks. CPU is this process's",
     '(edge, gateway, subgraph and engine: one Node.js thread) per call.',
     '',
     table(['concurrent calls', 'path', 'calls/s', 'CPU ms per call'], paths),
