@@ -133,9 +133,9 @@ async function inProcess(): Promise<Array<Array<string | number>>> {
     };
     const rows: Array<Array<string | number>> = [];
     for (const concurrency of [1, 8]) {
-      for (const run of Object.values(paths)) await block(run, 100, concurrency); // warm-up
+      for (const run of Object.values(paths)) await block(run, 50, concurrency); // warm-up
       const measured = new Map<string, Array<{ cpu: number; rps: number }>>(Object.keys(paths).map((name) => [name, []]));
-      for (let round = 0; round < 6; round++) {
+      for (let round = 0; round < 4; round++) {
         for (const [name, run] of Object.entries(paths)) measured.get(name)!.push(await block(run, 100, concurrency));
       }
       for (const [name, blocks] of measured) {
@@ -192,12 +192,13 @@ async function overHttp(): Promise<Array<Array<string | number>>> {
 
 async function restHotPath(): Promise<string> {
   const paths = await inProcess();
-  const http = await overHttp();
+  // A server that does not start on a busy machine leaves the in-process rows standing.
+  const http = await overHttp().catch((error: unknown) => [['not measured', String(error).split('\n')[0]!, '', '', '', '']]);
   return [
     `The edge's cost per REST call of a named operation outside the engine (docs/adr/0050-prepared-named-operations.md).`,
     `In process: the \`${OPERATION}\` operation of \`GET /v1/retrieve\` (rare-word queries, limit 8, an \`unlimited\` key) run`,
     "through the gateway into the library subgraph on the demo Qur'an (embedded PostgreSQL), the two ways the edge has run",
-    "it, in 6 alternating blocks of 100 calls each after a warm-up block; medians of the blocks. CPU is this process's",
+    "it, in 4 alternating blocks of 100 calls each after a warm-up block; medians of the blocks. CPU is this process's",
     '(edge, gateway, subgraph and engine: one Node.js thread) per call.',
     '',
     table(['concurrent calls', 'path', 'calls/s', 'CPU ms per call'], paths),
