@@ -88,6 +88,8 @@ export async function startServer(env: Record<string, string>): Promise<{ url: s
 
 export interface LibraryServer {
   readonly url: string;
+  /** The server process (its CPU time is read from `/proc`). */
+  readonly pid: number;
   /** A key of the `unlimited` plan. */
   readonly key: string;
   readonly adminToken: string;
@@ -116,7 +118,7 @@ export async function startLibraryServer(): Promise<LibraryServer> {
     DEMO_LIBRARY: 'true',
     ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
   };
-  let server: { url: string; stop: () => Promise<void> } | undefined;
+  let server: { url: string; pid: number; stop: () => Promise<void> } | undefined;
   const stop = async () => {
     await server?.stop();
     await database.stop();
@@ -135,7 +137,7 @@ export async function startLibraryServer(): Promise<LibraryServer> {
       body: JSON.stringify({ email: 'bench@example.org', plan: 'unlimited' }),
     });
     const { key } = (await issued.json()) as { key: string };
-    return { url: server.url, key, adminToken: BENCH_ADMIN_TOKEN, books, pages, dir, stop };
+    return { url: server.url, pid: server.pid, key, adminToken: BENCH_ADMIN_TOKEN, books, pages, dir, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -45,7 +45,11 @@ async function startStack(library: SubgraphModule): Promise<string> {
   const metrics = createMetrics();
   const gateway = await createGateway({ supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'), subgraphs: running, logger, metrics });
   stops.push(() => gateway.stop());
-  const http = await listen(createApp({ server: gateway.server, internal: gateway.internal, logger, metrics }), 0, '127.0.0.1');
+  const http = await listen(
+    createApp({ server: gateway.server, prepare: gateway.prepare, internal: gateway.internal, logger, metrics }),
+    0,
+    '127.0.0.1',
+  );
   stops.push(() => http.close(1000));
   return `http://127.0.0.1:${http.port}`;
 }

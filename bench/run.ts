@@ -9,6 +9,7 @@ import { libraryRetrievalBench } from './library-retrieval.js';
 import { libraryScaleBench } from './library-scale.js';
 import { type BenchModule, writeSection } from './report.js';
 import { researchChatBench } from './research-chat.js';
+import { restHotPathBench } from './rest-hot-path.js';
 import { sagasBench } from './sagas.js';
 
 /** Every benchmark; `npm run bench -- <name>…` runs only those named. */
@@ -23,6 +24,7 @@ const MODULES: readonly BenchModule[] = [
   operationsCoreBench,
   sagasBench,
   gatewayPeersBench,
+  restHotPathBench,
 ];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

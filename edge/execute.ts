@@ -1,4 +1,3 @@
-import type { ApolloServer } from '@apollo/server';
 import type { Context } from 'koa';
 import { accessOfKind } from '../contracts/access.js';
 import { MAX_LISTED_PROBLEMS } from '../contracts/errors.js';
@@ -14,11 +13,13 @@ import {
 } from '../contracts/operation.js';
 import type { GatewayContext } from '../gateway/context.js';
 import type { InternalExecutor } from '../gateway/create-gateway.js';
+import type { NamedOperationExecutor } from '../gateway/named-operations.js';
 import { edgeHeaders } from '../gateway/edge-headers.js';
 import { FacadeError } from './facade-error.js';
 
 export interface RunnerDeps {
-  readonly server: ApolloServer<GatewayContext>;
+  /** Runs the committed named operations through the gateway, prepared at start-up (the gateway's `prepare`). */
+  readonly named: NamedOperationExecutor;
   /** Runs the edge's internal operations (refusal, caller check) on the owning subgraph. */
   readonly internal: InternalExecutor;
   /** The committed named operations, by name. */
@@ -52,12 +53,9 @@ export class OperationRunner {
 
   /** Runs one named operation through the gateway; its first GraphQL error is thrown. */
   async execute(ctx: Context, name: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const document = this.document(name);
     const contextValue = this.deps.contextFor(ctx);
-    const response = await this.deps.server.executeOperation({ query: document, operationName: name, variables }, { contextValue });
+    const result = await this.deps.named(name, variables, contextValue);
     for (const [header, value] of Object.entries(edgeHeaders(contextValue.subgraphExtensions))) ctx.set(header, value);
-    const result = response.body.kind === 'single' ? response.body.singleResult : undefined;
-    if (!result) throw FacadeError.internal();
     return this.dataOrFirstError(result);
   }
 

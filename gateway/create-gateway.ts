@@ -10,7 +10,8 @@ import type { RunningSubgraph } from '../subgraphs/shared/host.js';
 import type { GatewayContext } from './context.js';
 import { ForwardingRemoteDataSource, InProcessDataSource } from './data-sources.js';
 import { useLocalLandingPage } from './landing-page.js';
-import { ARMOR_CONFIG, GATEWAY_LIMITS } from './limits.js';
+import { ARMOR_CONFIG, GATEWAY_LIMITS, SUGGESTION_MASK } from './limits.js';
+import { prepareNamedOperations, type NamedOperationExecutor } from './named-operations.js';
 import { KnownRootOperationRule } from './root-operation-rule.js';
 import { useEdgeResponse } from './plugins/use-edge-response.js';
 import { createStreamSources, type StreamSources } from './stream-sources.js';
@@ -73,6 +74,11 @@ export interface Gateway {
   readonly streams: StreamSources;
   /** The supergraph's API schema once loaded (subscriptions extend it). */
   readonly apiSchema: () => GraphQLSchema | undefined;
+  /**
+   * Parses and validates the committed named operations once, now, and runs them for the
+   * edge past Apollo Server's per-request work, with what `/graphql` answers (gateway/named-operations.ts).
+   */
+  prepare(operations: ReadonlyMap<string, string>): NamedOperationExecutor;
   stop(): Promise<void>;
 }
 
@@ -87,7 +93,8 @@ function clearTokenLimitMessage(message: string): string {
   return tokens ? `Syntax Error: Token limit of ${tokens[1]} exceeded; send a shorter document.` : message;
 }
 
-function formatGatewayError(logger: Logger) {
+/** How `/graphql` formats every error it answers (Apollo Server's `formatError`). */
+export function formatGatewayError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = (error as { extensions?: Record<string, unknown> } | undefined)?.extensions ?? {};
     const http = original.http as { status?: number } | undefined;
@@ -155,12 +162,21 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     useEdgeResponse(options.metrics),
     useLocalLandingPage(),
   ];
+  const validationRules = [...armor.validationRules, KnownRootOperationRule];
+  const parseOptions = { maxTokens: GATEWAY_LIMITS.maxTokens };
+  const formatError = formatGatewayError(options.logger);
+  const logger = {
+    debug: (message: string) => options.logger.debug(message),
+    info: (message: string) => options.logger.info(message),
+    warn: (message: string) => options.logger.warn(message),
+    error: (message: string) => options.logger.error(message),
+  };
   const server = new ApolloServer<GatewayContext>({
     gateway,
     plugins,
     // A document past the token limit is a syntax error (400), like any other parse failure.
-    parseOptions: { maxTokens: GATEWAY_LIMITS.maxTokens },
-    validationRules: [...armor.validationRules, KnownRootOperationRule],
+    parseOptions,
+    validationRules,
     allowBatchedHttpRequests: false,
     // The process stops the gateway after its HTTP server has drained; Apollo's own handler
     // (on unless NODE_ENV=test) would stop it at the signal and fail the requests in flight.
@@ -169,13 +185,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     hideSchemaDetailsFromClientErrors: true,
     introspection: true,
     csrfPrevention: true,
-    formatError: formatGatewayError(options.logger),
-    logger: {
-      debug: (message) => options.logger.debug(message),
-      info: (message) => options.logger.info(message),
-      warn: (message) => options.logger.warn(message),
-      error: (message) => options.logger.error(message),
-    },
+    formatError,
+    logger,
   });
   await server.start();
   return {
@@ -183,6 +194,20 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     internal,
     streams: createStreamSources(options.streamOwners ?? {}, options.subgraphs, options.metrics, options.subgraphSecret),
     apiSchema: () => apiSchema,
+    prepare: (operations) => {
+      if (!apiSchema) throw new Error('the gateway has not loaded its schema');
+      return prepareNamedOperations({
+        operations,
+        schema: apiSchema,
+        validationRules,
+        parseOptions,
+        executor: gateway.executor,
+        formatError,
+        suggestionMask: SUGGESTION_MASK,
+        logger,
+        metrics: options.metrics,
+      });
+    },
     stop: () => server.stop(),
   };
 }

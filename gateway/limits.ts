@@ -17,6 +17,9 @@ export const GATEWAY_LIMITS = {
   maxDirectives: 50,
 } as const;
 
+/** What replaces a field suggestion (`Did you mean "…"`) in an error message: armor's own default, named here. */
+export const SUGGESTION_MASK = '[Suggestion hidden]';
+
 export const ARMOR_CONFIG: GraphQLArmorConfig = {
   maxDepth: { n: GATEWAY_LIMITS.maxDepth, ignoreIntrospection: true, exposeLimits: true },
   costLimit: {
@@ -32,5 +35,5 @@ export const ARMOR_CONFIG: GraphQLArmorConfig = {
   // Apollo plugin parses the document a second time and turns every syntax error into a 500.
   maxTokens: { enabled: false },
   maxDirectives: { n: GATEWAY_LIMITS.maxDirectives, exposeLimits: true },
-  blockFieldSuggestion: { enabled: true },
+  blockFieldSuggestion: { enabled: true, mask: SUGGESTION_MASK },
 };

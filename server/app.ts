@@ -4,7 +4,7 @@ import type { ApolloServer } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { GatewayContext } from '../gateway/context.js';
-import type { InternalExecutor } from '../gateway/create-gateway.js';
+import type { Gateway, InternalExecutor } from '../gateway/create-gateway.js';
 import { serveExplorerAsset, serveSchemaDocument } from '../gateway/explorer/serve.js';
 import { koaGraphQL } from '../gateway/koa-graphql.js';
 import type { StreamSources } from '../gateway/stream-sources.js';
@@ -13,7 +13,13 @@ import type { Metrics } from '../runtime/metrics.js';
 import { EdgeErrorCode } from '../contracts/errors.js';
 import { contractFamily } from '../contracts/input.js';
 import { familyOf } from '../contracts/families.js';
-import type { OperationContract, ServiceName, WireRequest } from '../contracts/operation.js';
+import {
+  callerCheckOperationOf,
+  refusalOperationOf,
+  type OperationContract,
+  type ServiceName,
+  type WireRequest,
+} from '../contracts/operation.js';
 import { ALL_CONTRACTS, checkContracts, CONTRACTS, MCP_SERVERS } from '../contracts/registry.js';
 import { mcpCatalog, mcpEndpoint } from '../mcp/endpoint.js';
 import { originPolicy } from '../mcp/origins.js';
@@ -34,6 +40,8 @@ import { serveDocsAssets, serveRegisterAssets } from '../rest-facade/docs-assets
 
 export interface AppOptions {
   readonly server: ApolloServer<GatewayContext>;
+  /** Prepares the named operations REST routes and MCP tools run (the gateway's `prepare`). */
+  readonly prepare: Gateway['prepare'];
   /** The edge's internal operations on the owning subgraph (the gateway's `internal`). */
   readonly internal: InternalExecutor;
   /** The public graph's schema as the gateway loaded it (`GET /graphql/schema.graphql`). */
@@ -203,7 +211,12 @@ export function createApp(options: AppOptions): Koa {
     openapi: () => openapi(service),
     metrics: async () => ({ type: options.metrics.registry.contentType, body: await options.metrics.registry.metrics() }),
   });
-  const runner = new OperationRunner({ server: options.server, internal: options.internal, operations, contextFor, wireRequest });
+  // The edge's internal operations run on their subgraph, outside the public graph (`internal`); the others through it.
+  const internalNames = new Set(
+    (Object.keys(CONTRACTS) as ServiceName[]).flatMap((s) => [refusalOperationOf(s), callerCheckOperationOf(s)]),
+  );
+  const named = options.prepare(new Map([...operations].filter(([name]) => !internalNames.has(name))));
+  const runner = new OperationRunner({ named, internal: options.internal, operations, contextFor, wireRequest });
   const contracts = options.contracts ?? ALL_CONTRACTS;
   const router = new Router();
   const deps = { runner, streams: options.streams, contextFor, declaredErrorsLog: options.declaredErrorsLog };

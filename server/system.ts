@@ -240,6 +240,7 @@ export async function startSystem(config: Config, logger: Logger, worker?: Worke
     stack.push('gateway', () => gateway.stop());
     const app = createApp({
       server: gateway.server,
+      prepare: gateway.prepare,
       internal: gateway.internal,
       apiSchema: gateway.apiSchema,
       streams: gateway.streams,

@@ -116,15 +116,21 @@ export async function startSubgraph(module: SubgraphModule, options: StartSubgra
   }
 }
 
-/** The context of one request, built from the forwarded headers alone, for operations and streams alike. */
+/**
+ * The context of one request, built from the forwarded headers alone, for operations and streams
+ * alike. Its child logger is made on first use: most requests never log.
+ */
 function subgraphContext(orm: SubgraphOrm, logger: Logger, headers: RequestHeaders): SubgraphContext {
   const requestId = headers['x-request-id'] ?? 'internal';
+  let child: Logger | undefined;
   return {
     em: orm.em.fork(),
     headers,
     requestId,
     clientIp: headers['x-client-ip'],
-    logger: logger.child({ requestId }),
+    get logger() {
+      return (child ??= logger.child({ requestId }));
+    },
     extensions: {},
   };
 }
