@@ -9,7 +9,7 @@ import { libraryRetrievalBench } from './library-retrieval.js';
 import { libraryScaleBench } from './library-scale.js';
 import { type BenchModule, writeSection } from './report.js';
 import { researchChatBench } from './research-chat.js';
-import { sagasBench } from './sagas.js';
+import { sagasBench, sagasSpreadBench } from './sagas.js';
 
 /** Every benchmark; `npm run bench -- <name>…` runs only those named. */
 const MODULES: readonly BenchModule[] = [
@@ -22,6 +22,7 @@ const MODULES: readonly BenchModule[] = [
   researchChatBench,
   operationsCoreBench,
   sagasBench,
+  sagasSpreadBench,
   gatewayPeersBench,
 ];
 
