@@ -10,6 +10,8 @@ import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
 import { DemoOrganization, targetAt } from '../test/support/demo-organization.js';
 import { OPERATIONS_ENV } from '../test/support/operations.js';
 import { Deployment, type RoleProcess } from '../test/support/processes.js';
+import { SAGA_STEPS } from '../subgraphs/operations/sagas/engine.js';
+import { createQueueBackend, type AnyQueue } from '../subgraphs/shared/queues/queue-backend.js';
 import { approveReport, prdFixtures, seedApprovableReport, type PrdFixtures } from '../test/support/prd.js';
 import { awaitSagas, DEFAULT_SAGA_KIND, SAGA_KINDS, type SagaKind } from '../test/support/sagas.js';
 import { percentile, table, type BenchModule } from './report.js';
@@ -412,14 +414,14 @@ async function spreadReports(org: DemoOrganization, fixtures: readonly PrdFixtur
 }
 
 /**
- * One spread run: `count` approvals queued while no worker runs, then `workers` worker processes
- * started together. Throughput counts the steps that finished between the moment every worker
- * was up and the last saga's end (in sagas: steps ÷ the saga's six), so a worker that came up
- * first and ran some alone does not flatter or spoil the figure. CPU is per process over that
- * same window, in cores (1.00: one core all the time).
+ * One spread run: `workers` worker processes already up, the step queue paused, `count`
+ * approvals started over REST (their first jobs wait), then the queue resumed: the run is from
+ * the resume to the last saga's end, every worker at work from its first moment. CPU is per
+ * process over that same window, in cores (1.00: one core all the time).
  */
 async function spreadRun(
   org: DemoOrganization,
+  steps: AnyQueue,
   fixtures: readonly PrdFixtures[],
   count: number,
   api: RoleProcess,
@@ -427,41 +429,32 @@ async function spreadRun(
   dataDir: string,
 ): Promise<Array<string | number>> {
   const reports = await spreadReports(org, fixtures, count);
+  await steps.pause();
   const sagaIds = await startMany(approveReport, org, reports);
-  let ready = 0;
-  let cpuAtReady = new Map<string, number>();
-  const roots = () =>
-    new Map<string, number>([
-      ['api', api.pid!],
-      ...workers.map((worker, index) => [`w${index + 1}`, worker.pid!] as [string, number]),
-      ['postgres', postmasterPid(dataDir)],
-    ]);
+  const roots = new Map<string, number>([
+    ['api', api.pid!],
+    ...workers.map((worker, index) => [`w${index + 1}`, worker.pid!] as [string, number]),
+    ['postgres', postmasterPid(dataDir)],
+  ]);
+  const cpuAtStart = cpuSeconds(roots);
+  const resumed = Date.now();
+  await steps.resume();
   const run = await sampled(
     org,
-    Promise.all(workers.map((worker) => worker.start())).then(async () => {
-      ready = Date.now();
-      cpuAtReady = cpuSeconds(roots());
-      const runs = await ended(org, sagaIds);
-      return { runs, cpu: cpuSeconds(roots()), end: Date.now() };
-    }),
+    ended(org, sagaIds).then((runs) => ({ runs, cpu: cpuSeconds(roots), end: Date.now() })),
   );
   const { runs, cpu, end } = run.result;
-  const steps = runs.flatMap((saga) => saga.steps);
-  const lastFinish = last(runs.map((saga) => saga.finished));
-  const afterReady = steps.filter((step) => step.finished >= ready).length;
-  const window = lastFinish - ready;
-  const stepRuns = steps.map((step) => step.finished - step.started);
+  const span = last(runs.map((saga) => saga.finished)) - resumed;
+  const stepRuns = runs.flatMap((saga) => saga.steps.map((step) => step.finished - step.started));
   const before = runs.flatMap((saga) =>
-    saga.steps.map((step, index) => step.started - (index ? saga.steps[index - 1]!.finished : saga.created)),
+    saga.steps.map((step, index) => step.started - (index ? saga.steps[index - 1]!.finished : Math.max(saga.created, resumed))),
   );
-  const cpuWindow = (end - ready) / 1000;
-  const cores = (name: string) => ((cpu.get(name)! - (cpuAtReady.get(name) ?? 0)) / cpuWindow).toFixed(2);
-  const stepsPerSaga = steps.length / runs.length;
+  const cpuWindow = (end - resumed) / 1000;
+  const cores = (name: string) => ((cpu.get(name)! - cpuAtStart.get(name)!) / cpuWindow).toFixed(2);
   return [
     workers.length,
     count,
-    window > 0 ? ((afterReady * 1000) / window / stepsPerSaga).toFixed(1) : 'n/a',
-    `${Math.round((afterReady * 100) / steps.length)} %`,
+    perSecond(count, span),
     ms(percentile(stepRuns, 50)),
     ms(percentile(stepRuns, 99)),
     ms(percentile(before, 50)),
@@ -472,21 +465,29 @@ async function spreadRun(
   ];
 }
 
-/** The spread workload on one queue backend: 1, 2 and 4 workers, each on its own backlog. */
+/** The spread workload on one queue backend: 1, 2 and 4 workers (started one by one, as each run needs them), each on its own backlog. */
 function measureSpread(serverUrl: string, dataDir: string, backend: Backend, redisUrl: string, count: number, sizes: readonly number[]) {
   return onFreshDatabase(serverUrl, backend, redisUrl, async (deployment, org, api) => {
     const fixtures = await spreadFixtures(org);
     const workers = Array.from({ length: Math.max(...sizes) }, (_, index) =>
       deployment.define({ role: 'worker', name: `worker-${index + 1}` }),
     );
+    // The bench's own handle on the step queue, to hold the backlog until every worker is up.
+    const queues = createQueueBackend({ databaseUrl: deployment.env.DATABASE_URL!, redisUrl: deployment.env.REDIS_URL, poolMax: 2 });
+    const steps = queues.queue(SAGA_STEPS.name, {});
     const rows: Array<Array<string | number>> = [];
-    for (const size of sizes) {
-      const running = workers.slice(0, size);
-      const row = [backend, ...(await spreadRun(org, fixtures, count, api, running, dataDir))];
-      // Each row as it is measured: a long run that fails later still shows what it had.
-      process.stderr.write(`sagas-spread: ${row.join(' | ')}\n`);
-      rows.push(row);
-      await Promise.all(running.map((worker) => worker.stop()));
+    try {
+      for (const size of [...sizes].sort((a, b) => a - b)) {
+        // One at a time: on a busy machine, several starting at once may not come up within the start timeout.
+        for (const worker of workers.slice(0, size)) if (!worker.running) await worker.start();
+        const row = [backend, ...(await spreadRun(org, steps, fixtures, count, api, workers.slice(0, size), dataDir))];
+        // Each row as it is measured: a long run that fails later still shows what it had.
+        process.stderr.write(`sagas-spread: ${row.join(' | ')}\n`);
+        rows.push(row);
+      }
+    } finally {
+      await steps.close();
+      await queues.close();
     }
     return rows;
   });
@@ -520,9 +521,9 @@ export const sagasSpreadBench: BenchModule = {
       await rm(dir, { recursive: true, force: true });
     }
     return [
-      `Saga kind \`prd.shift-report.approve\` (six steps) on ${SPREAD_OBJECTS} production objects, each with its own tank, warehouse, item and employees, and ${SPREAD_ASSETS} machines dealt round them; the reports are dealt round the objects, so no two consecutive reports share a balance. For each queue backend (\`postgres\`: BullMQ in the same PostgreSQL; \`redis\`: \`REDIS_URL\`${backends.includes('redis') ? '' : ', no Redis reachable: not measured'}) and worker count (${sizes.join(', ')}), ${count} approvals are started over REST with no worker running, then that many \`ROLE=worker\` processes are started together. Everything runs on this machine: the API process (\`ROLE=all\`, \`QUEUE_CONSUMERS=false\`), the workers and the embedded PostgreSQL (default settings).`,
+      `Saga kind \`prd.shift-report.approve\` (six steps) on ${SPREAD_OBJECTS} production objects, each with its own tank, warehouse, item and employees, and ${SPREAD_ASSETS} machines dealt round them; the reports are dealt round the objects, so no two consecutive reports share a balance. For each queue backend (\`postgres\`: BullMQ in the same PostgreSQL; \`redis\`: \`REDIS_URL\`${backends.includes('redis') ? '' : ', no Redis reachable: not measured'}) and worker count (${sizes.join(', ')}), that many \`ROLE=worker\` processes run, the step queue is paused, ${count} approvals are started over REST (their first jobs wait), and the queue is resumed. Everything runs on this machine: the API process (\`ROLE=all\`, \`QUEUE_CONSUMERS=false\`), the workers and the embedded PostgreSQL (default settings).`,
       '',
-      `- **sagas/s**: steps finished between the moment every worker was up and the last saga's end, per second, divided by six; **after ready**: the share of all steps that this window holds (the rest ran while workers were still starting).`,
+      `- **sagas/s**: sagas completed per second from the moment the step queue was resumed to the last saga's end (the workers were up and the queue paused while the sagas were started).`,
       `- **step p50/p99**: a step's transaction, from its start to its end (database clock); **hand-off p50**: from the previous step's end (or the saga's start) to this step's start — queueing, mostly, in a backlog.`,
       `- **lock waits**: PostgreSQL sessions waiting on a lock (\`wait_event_type = 'Lock'\`), mean per sample of \`pg_stat_activity\` every ${SAMPLE_MS} ms; **by lock**: the same split by lock (\`object\`: the lock that serializes the commits of transactions that sent a \`NOTIFY\`; \`transactionid\`, \`tuple\`: row locks); **waits**: what the busy sessions did, CPU meaning not waiting.`,
       `- **CPU**: cores used over the window from \`/proc/<pid>/stat\` of each process tree: API / each worker / PostgreSQL (every backend).`,
@@ -533,7 +534,6 @@ export const sagasSpreadBench: BenchModule = {
           'workers',
           'sagas',
           'sagas/s',
-          'after ready',
           'step p50',
           'step p99',
           'hand-off p50',
