@@ -474,6 +474,7 @@ function measureSpread(serverUrl: string, dataDir: string, backend: Backend, red
     );
     // The bench's own handle on the step queue, to hold the backlog until every worker is up.
     const queues = createQueueBackend({ databaseUrl: deployment.env.DATABASE_URL!, redisUrl: deployment.env.REDIS_URL, poolMax: 2 });
+    await queues.prepare();
     const steps = queues.queue(SAGA_STEPS.name, {});
     const rows: Array<Array<string | number>> = [];
     try {
