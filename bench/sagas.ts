@@ -302,12 +302,10 @@ const SAMPLE_MS = 100;
 /** Clock ticks per second of `/proc/<pid>/stat`'s CPU times. */
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-/**
- * CPU seconds used so far by each process tree named (the process and every descendant alive
- * now), from `/proc/<pid>/stat` (utime + stime). A descendant that exited took its time with it:
- * PostgreSQL's backends of the processes' pools live as long as the run, so little is lost.
- */
-function cpuSeconds(roots: ReadonlyMap<string, number>): Map<string, number> {
+/** Clock ticks of CPU (utime + stime) so far, per process, of each process tree named: the process and its descendants alive now. */
+type CpuSample = Map<string, Map<number, number>>;
+
+function cpuSample(roots: ReadonlyMap<string, number>): CpuSample {
   const stats = new Map<number, { parent: number; ticks: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -322,9 +320,24 @@ function cpuSeconds(roots: ReadonlyMap<string, number>): Map<string, number> {
   }
   const children = new Map<number, number[]>();
   for (const [pid, { parent }] of stats) children.set(parent, [...(children.get(parent) ?? []), pid]);
-  const tree = (pid: number): number =>
-    (stats.get(pid)?.ticks ?? 0) + (children.get(pid) ?? []).reduce((sum, child) => sum + tree(child), 0);
-  return new Map([...roots].map(([name, pid]) => [name, tree(pid) / CLOCK_TICKS]));
+  const tree = (pid: number, into: Map<number, number>): Map<number, number> => {
+    into.set(pid, stats.get(pid)?.ticks ?? 0);
+    for (const child of children.get(pid) ?? []) tree(child, into);
+    return into;
+  };
+  return new Map([...roots].map(([name, pid]) => [name, tree(pid, new Map())]));
+}
+
+/**
+ * Cores a process tree used between two samples: per process alive at the end, what it used
+ * since the first sample (all of it when it started since). A process that ended in between took
+ * its time with it — PostgreSQL backends of short connections, e.g. — so this is a floor.
+ */
+function coresUsed(from: CpuSample, to: CpuSample, name: string, seconds: number): string {
+  const before = from.get(name) ?? new Map<number, number>();
+  let ticks = 0;
+  for (const [pid, now] of to.get(name) ?? []) ticks += now - (before.get(pid) ?? 0);
+  return (ticks / CLOCK_TICKS / seconds).toFixed(2);
 }
 
 /** The postmaster's pid, the first line of `postmaster.pid` in its data directory. */
@@ -436,12 +449,12 @@ async function spreadRun(
     ...workers.map((worker, index) => [`w${index + 1}`, worker.pid!] as [string, number]),
     ['postgres', postmasterPid(dataDir)],
   ]);
-  const cpuAtStart = cpuSeconds(roots);
+  const cpuAtStart = cpuSample(roots);
   const resumed = Date.now();
   await steps.resume();
   const run = await sampled(
     org,
-    ended(org, sagaIds).then((runs) => ({ runs, cpu: cpuSeconds(roots), end: Date.now() })),
+    ended(org, sagaIds).then((runs) => ({ runs, cpu: cpuSample(roots), end: Date.now() })),
   );
   const { runs, cpu, end } = run.result;
   const span = last(runs.map((saga) => saga.finished)) - resumed;
@@ -450,7 +463,7 @@ async function spreadRun(
     saga.steps.map((step, index) => step.started - (index ? saga.steps[index - 1]!.finished : Math.max(saga.created, resumed))),
   );
   const cpuWindow = (end - resumed) / 1000;
-  const cores = (name: string) => ((cpu.get(name)! - cpuAtStart.get(name)!) / cpuWindow).toFixed(2);
+  const cores = (name: string) => coresUsed(cpuAtStart, cpu, name, cpuWindow);
   return [
     workers.length,
     count,
@@ -527,7 +540,7 @@ export const sagasSpreadBench: BenchModule = {
       `- **sagas/s**: sagas completed per second from the moment the step queue was resumed to the last saga's end (the workers were up and the queue paused while the sagas were started).`,
       `- **step p50/p99**: a step's transaction, from its start to its end (database clock); **hand-off p50**: from the previous step's end (or the saga's start) to this step's start — queueing, mostly, in a backlog.`,
       `- **lock waits**: PostgreSQL sessions waiting on a lock (\`wait_event_type = 'Lock'\`), mean per sample of \`pg_stat_activity\` every ${SAMPLE_MS} ms; **by lock**: the same split by lock (\`object\`: the lock that serializes the commits of transactions that sent a \`NOTIFY\`; \`transactionid\`, \`tuple\`: row locks); **waits**: what the busy sessions did, CPU meaning not waiting.`,
-      `- **CPU**: cores used over the window from \`/proc/<pid>/stat\` of each process tree: API / each worker / PostgreSQL (every backend).`,
+      `- **CPU**: cores used over the run from \`/proc/<pid>/stat\` of each process tree: API / each worker / PostgreSQL (every backend; a backend that ended during the run is not counted, so this is a floor).`,
       '',
       table(
         [
