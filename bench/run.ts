@@ -10,7 +10,7 @@ import { libraryScaleBench } from './library-scale.js';
 import { type BenchModule, writeSection } from './report.js';
 import { researchChatBench } from './research-chat.js';
 import { restHotPathBench } from './rest-hot-path.js';
-import { sagasBench } from './sagas.js';
+import { sagasBench, sagasSpreadBench } from './sagas.js';
 
 /** Every benchmark; `npm run bench -- <name>…` runs only those named. */
 const MODULES: readonly BenchModule[] = [
@@ -23,6 +23,7 @@ const MODULES: readonly BenchModule[] = [
   researchChatBench,
   operationsCoreBench,
   sagasBench,
+  sagasSpreadBench,
   gatewayPeersBench,
   restHotPathBench,
 ];

@@ -17,6 +17,7 @@ import { Migration20261127034000_notifications } from './Migration20261127034000
 import { Migration20261127040000_journal_ops } from './Migration20261127040000_journal_ops.js';
 import { Migration20261127020000_shift_report_corrections } from './Migration20261127020000_shift_report_corrections.js';
 import { Migration20261127020000_api_access } from './Migration20261127020000_api_access.js';
+import { Migration20261127150000_saga_wake_after_commit } from './Migration20261127150000_saga_wake_after_commit.js';
 
 /** Committed migrations, oldest first; a new migration is appended here. */
 export const operationsMigrations = [
@@ -39,4 +40,5 @@ export const operationsMigrations = [
   Migration20261127020000_shift_report_corrections,
   Migration20261127020000_api_access,
   Migration20261127040000_journal_ops,
+  Migration20261127150000_saga_wake_after_commit,
 ];

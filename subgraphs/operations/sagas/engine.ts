@@ -3,7 +3,7 @@ import { UnrecoverableError } from 'bullmq';
 import { DomainError } from '../../../contracts/errors.js';
 import { OPERATIONS_FEED } from '../../../contracts/operations/sagas.contract.js';
 import type { Logger } from '../../../runtime/logger.js';
-import { publishToTopic } from '../../shared/events/topic-feed.js';
+import { publishToTopic, WAKE_AFTER_COMMIT, wakeTopic } from '../../shared/events/topic-feed.js';
 import type { JobFacts, QueueHub, QueueSpec } from '../../shared/queues/queue-hub.js';
 import { afterCommit, withAfterCommit } from '../core/after-commit.js';
 import { enterTenant } from '../core/tenancy.js';
@@ -156,16 +156,26 @@ export class SagaEngine implements SagaStarter {
     return { sagaId };
   }
 
-  /** One saga job's transaction: the saga's organization, the saga row locked. */
+  /**
+   * One saga job's transaction: the saga's organization, the saga row locked. Its progress events
+   * wake their readers once it has committed (`WAKE_AFTER_COMMIT`), not from inside the commit:
+   * a commit that sent a `NOTIFY` holds a database-wide lock through its WAL flush, which made
+   * every step of every worker commit single file (docs/adr/0048). The wake runs before the job
+   * is reported done, so a job whose process died before it is delivered again and wakes then.
+   */
   private transaction<T>(job: SagaJob, work: (tx: EntityManager, saga: SagaRow) => Promise<T | undefined>): Promise<T | undefined> {
     return withAfterCommit(this.root.fork(), this.logger, async (tx) => {
       const principal = { organizationId: job.organizationId, userId: '', roles: [], objects: '*', superAdmin: false } as const;
       await enterTenant(tx, { ...principal, tokenId: '', tokenExpiresAt: new Date(0) }, `saga:${job.step}`, job.sagaId);
-      // raw SQL: the saga row locked (for update) for the whole step, with the row shape the engine passes on
-      const [saga] = await tx.execute<SagaRow[]>(`select * from "operations"."saga" where "id" = ? for update`, [job.sagaId]);
+      // raw SQL: the saga row locked (for update) for the whole step, with SET LOCAL of the audited actor and of the wake after commit
+      const [saga] = await tx.execute<SagaRow[]>(
+        `select s.*, set_config('app.actor_id', coalesce(s."actor_id"::text, ''), true) as "actor_setting",
+           set_config('${WAKE_AFTER_COMMIT}', 'on', true) as "wake_setting"
+         from "operations"."saga" s where s."id" = ? for update`,
+        [job.sagaId],
+      );
       if (!saga) return undefined;
-      // raw SQL: SET LOCAL of the actor the audit trigger records
-      if (saga.actor_id) await tx.execute(`select set_config('app.actor_id', ?, true)`, [saga.actor_id]);
+      afterCommit(tx, () => wakeTopic(this.root.fork(), OPERATIONS_FEED, sagaTopic(job.sagaId)));
       return work(tx, saga);
     });
   }

@@ -30,6 +30,34 @@ export function topicFeedDdl(feed: TopicFeed): string[] {
   ];
 }
 
+/**
+ * The transaction setting (`SET LOCAL`) with which a writer takes the wake-up on itself: the
+ * feed's trigger sends no `NOTIFY` for that transaction's events, and the writer calls
+ * `wakeTopic` once it has committed. PostgreSQL serializes the commits of every transaction that
+ * sent a `NOTIFY` on one database-wide lock held through the commit's WAL flush, so a busy writer
+ * whose transactions each append an event (the saga engine: one per step) queues all its commits
+ * single file, flush after flush, where they could share one flush. A `NOTIFY` sent on its own,
+ * outside a transaction that wrote, holds that lock for no flush at all. Readers lose nothing: they
+ * read by sequence on any wake (gateway/subscriptions/topic-listener.ts), and a writer that died
+ * between its commit and its wake must wake the topic when its work is taken up again.
+ */
+export const WAKE_AFTER_COMMIT = 'app.topic_wake_after_commit';
+
+/** The feed's trigger function, leaving the `NOTIFY` to writers that set WAKE_AFTER_COMMIT: for a migration. */
+export function wakeAfterCommitDdl(feed: TopicFeed): string {
+  const [schema] = feed.events.split('.');
+  return `create or replace function ${schema}."notify_topic_event"() returns trigger language plpgsql as $fn$
+     begin
+       if coalesce(current_setting('${WAKE_AFTER_COMMIT}', true), '') <> 'on' then perform pg_notify('${feed.channel}', new."topic"); end if;
+       return null;
+     end $fn$`;
+}
+
+/** Wakes a topic's readers, outside any transaction (`em` not in one): after the commit of a writer that set WAKE_AFTER_COMMIT. */
+export async function wakeTopic(em: EntityManager, feed: TopicFeed, topic: string): Promise<void> {
+  await em.execute(`select pg_notify(?, ?)`, [feed.channel, topic]);
+}
+
 export interface TopicEvent {
   readonly topic: string;
   readonly type: string;
