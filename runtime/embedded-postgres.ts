@@ -81,6 +81,7 @@ async function settlePassword(dataDir: string, port: number, initial: string): P
       if (candidate === stored) return stored;
       const password = newPassword();
       await writeFile(pending, `${password}\n`, { mode: 0o600 });
+      // raw SQL: DDL, the role's password rotated.
       await client.query(`alter role ${USER} password '${password}'`);
       await rename(pending, file);
       return password;

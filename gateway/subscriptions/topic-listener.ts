@@ -112,6 +112,7 @@ export class TopicListener {
       if (!this.closed) setTimeout(() => void this.reconnect(), 500).unref();
     });
     await client.connect();
+    // raw SQL: LISTEN on a dedicated connection for the feed's notifications.
     await client.query(`listen "${this.feed.channel}"`);
     this.client = client;
   }

@@ -120,6 +120,7 @@ function propertyColumns(prop: EntityProperty): Array<[string, string]> {
 
 /** The tables of the schema, with their columns as `format_type` spells them. */
 async function databaseTables(em: EntityManager, schema: string): Promise<Map<string, Map<string, DatabaseColumn>>> {
+  // raw SQL: the drift check reads the catalog (pg_class, pg_attribute), which has no entities.
   const rows = await em
     .getConnection()
     .execute<Array<{ table_name: string; column_name: string; type: string; not_null: boolean; generated: boolean }>>(
@@ -157,9 +158,11 @@ async function canonicalTypes(
   await connection
     .transactional(async (trx) => {
       for (const [index, type] of declared.entries()) {
+        // raw SQL: DDL of the drift check, each declared type probed in a temporary table under a savepoint.
         await connection.execute('savepoint drift_probe', [], 'run', trx);
         try {
           await connection.execute(`create temporary table ${quote(`drift_probe_${index}`)} (probe ${type})`, [], 'run', trx);
+          // raw SQL: the probe's type as the catalog spells it.
           const rows = await connection.execute<Array<{ type: string }>>(
             `select format_type(a.atttypid, a.atttypmod) as type
                from pg_attribute a where a.attrelid = ?::regclass and a.attname = 'probe'`,
@@ -168,8 +171,10 @@ async function canonicalTypes(
             trx,
           );
           canonical.set(type, rows[0]!.type);
+          // raw SQL: the probe's savepoint released.
           await connection.execute('release savepoint drift_probe', [], 'run', trx);
         } catch (error) {
+          // raw SQL: back to the probe's savepoint after a type PostgreSQL rejects.
           await connection.execute('rollback to savepoint drift_probe', [], 'run', trx);
           const users = [...tables.entries()].flatMap(([table, columns]) =>
             [...columns.entries()].filter(([, column]) => column.type === type).map(([name]) => `${table}.${name}`),

@@ -77,10 +77,12 @@ export async function idempotent(
   const lock = sha256([store.table, ...values].join('|'))
     .readBigInt64BE(0)
     .toString();
+  // raw SQL: locking, a transaction advisory lock claims the key.
   const [claim] = await tx.execute<Array<{ locked: boolean }>>('select pg_try_advisory_xact_lock(?::bigint) as locked', [lock]);
   if (!claim?.locked) throw store.errors.inFlight();
   const requestHash = sha256(canonical(input)).toString('hex');
   const [first, second] = store.scopeColumns.map((column) => `"${column}"`);
+  // raw SQL: the shared store over each service's idempotency table, which the store names, read under the key's lock.
   const [stored] = await tx.execute<Array<{ request_hash: string; result: unknown }>>(
     `select "request_hash", "result" from ${store.table}
      where ${first} = ? and ${second} = ? and "operation" = ? and "key" = ?
@@ -93,6 +95,7 @@ export async function idempotent(
     return stored.result;
   }
   const result = await run();
+  // raw SQL: upsert into the store's table (a stale entry past its time to live is overwritten).
   await tx.execute(
     `insert into ${store.table} (${first}, ${second}, "operation", "key", "request_hash", "result")
      values (?, ?, ?, ?, ?, ?::jsonb)

@@ -75,6 +75,7 @@ export async function migrate(orm: SubgraphOrm, database: SubgraphDatabase, data
   const lock = new pg.Client({ connectionString: databaseUrl });
   await lock.connect();
   try {
+    // raw SQL: locking (a session advisory lock) and the DDL of the schema, before the migrator runs.
     await lock.query('select pg_advisory_lock($1::bigint)', [lockKey(database.schema)]);
     await lock.query(`create schema if not exists "${database.schema}"`);
     const applied = await orm.migrator.up();

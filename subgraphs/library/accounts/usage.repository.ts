@@ -128,10 +128,12 @@ export class UsageRepository {
   /** `lastUsedAt` of several keys in one statement. */
   async lastUsedAtOf(em: EntityManager, keyIds: readonly number[]): Promise<Map<number, Date>> {
     if (keyIds.length === 0) return new Map();
-    const rows = await em.execute<Array<{ key_id: number; last_used_at: Date | string }>>(
-      'select "key_id", max("last_used_at") as "last_used_at" from "library"."api_key_window" where "key_id" = any(?::int[]) group by "key_id"',
-      [`{${keyIds.join(',')}}`],
-    );
+    const rows = await em
+      .createQueryBuilder(ApiKeyWindowEntity)
+      .select(['keyId', raw('max("last_used_at") as "last_used_at"')])
+      .where({ keyId: { $in: [...keyIds] } })
+      .groupBy('keyId')
+      .execute<Array<{ key_id: number; last_used_at: Date | string }>>('all', false);
     return new Map(rows.filter((row) => row.last_used_at).map((row) => [Number(row.key_id), new Date(row.last_used_at)]));
   }
 

@@ -52,9 +52,9 @@ export class BookWriter {
   static async open(em: EntityManager, book: BookRecord, segment: SegmentBuilder, analyzer: PageAnalyzer): Promise<BookWriter> {
     // raw SQL: a transaction-scoped advisory lock, so two imports of one book queue.
     await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`qantara:library:book:${book.id}`]);
-    // raw SQL (bulk import): the earlier version goes with its parts, pages and statistics (cascade).
+    // raw SQL: bulk import, the earlier version goes with its parts, pages and statistics (cascade).
     await em.execute('delete from library.book where id = ?', [book.id]);
-    // raw SQL (bulk import): authors as an exact array literal, filter keys written beside the book.
+    // raw SQL: bulk import, authors as an exact array literal, filter keys written beside the book.
     await em.execute(
       `insert into library.book (id, title, authors, category, source_format, source_uri, source_meta, volumes, title_key, authors_key)
        values (?, ?, ?::text[], ?, ?, ?, ?::jsonb, ?, ?, ?)`,
@@ -92,7 +92,7 @@ export class BookWriter {
     await this.flushPages();
     for (const insert of this.inFlight.splice(0)) await insert;
     await SegmentBuilder.writeTermStats(this.em, this.book.id, this.segment.builder.documentFrequencies(this.segment.ref));
-    // raw SQL (bulk import): the counts gathered while writing.
+    // raw SQL: bulk import, the counts gathered while writing.
     await this.em.execute('update library.book set part_count = ?, page_count = ?, term_total = ? where id = ?', [
       this.partCount,
       this.pageCount,
@@ -112,7 +112,7 @@ export class BookWriter {
       part.parentIndex,
       part.page,
     ]);
-    // raw SQL (bulk import): a batch of parts in one statement.
+    // raw SQL: bulk import, a batch of parts in one statement.
     await nativeQuery(
       this.em,
       `insert into library.part (id, book_id, index, depth, title, parent_index, page) values ${valueRows(this.parts.length, PART_COLUMNS)}`,
@@ -138,7 +138,7 @@ export class BookWriter {
       return this.record(pages, results);
     })();
     this.recorded = recorded;
-    // raw SQL (bulk import): a batch of pages in one statement, parameters (term vectors included) sent binary.
+    // raw SQL: bulk import, a batch of pages in one statement, parameters (term vectors included) sent binary.
     const insert = recorded.then((params) =>
       nativeQuery(
         this.em,
@@ -180,14 +180,14 @@ export class BookWriter {
 
 /** Document frequencies, counts and total length of a book, derived from its stored pages. */
 export async function deriveBookStatistics(em: EntityManager, bookId: string): Promise<void> {
-  // raw SQL (bulk work): statistics derived from the stored pages, set-wise, in the three statements below.
+  // raw SQL: bulk work, statistics derived from the stored pages, set-wise, in the three statements below.
   await em.execute('delete from library.term_stat where book_id = ?', [bookId]);
   await em.execute(
     `insert into library.term_stat (term, book_id, df)
      select u.lexeme, ?, count(*) from library.page p cross join lateral unnest(p.terms) u where p.book_id = ? group by u.lexeme`,
     [bookId, bookId],
   );
-  // raw SQL (bulk work): the book's counts from its stored parts and pages.
+  // raw SQL: bulk work, the book's counts from its stored parts and pages.
   await em.execute(
     `update library.book b set part_count = (select count(*) from library.part where book_id = b.id),
        page_count = s.pages, term_total = s.terms

@@ -7,6 +7,7 @@ import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { requireState, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
+import { AppUserEntity } from '../iam/app-user.entity.js';
 import { ASSET_TABLE, lockAsset, toAsset, visibleObject, type AssetRow } from './assets.js';
 import { AssetClassEntity } from './asset-class.entity.js';
 import { AssetEntity } from './asset.entity.js';
@@ -20,12 +21,9 @@ import { recordMovement } from './movements.js';
 export type CreateAssetInput = ContractInput<typeof eamCreateAsset>;
 
 /** Active users of the caller's organization holding one of `roles` (users are platform rows: no tenant policy). */
-async function isMember(em: EntityManager, organizationId: string, userId: string, roles: readonly string[]): Promise<boolean> {
-  const [row] = await em.execute(
-    `select 1 from "operations"."app_user" where "id" = ? and "organization_id" = ? and "active" and "roles" && ?::text[]`,
-    [userId, organizationId, `{${roles.join(',')}}`],
-  );
-  return Boolean(row);
+async function isMember(em: EntityManager, organizationId: string | null, userId: string, roles: readonly string[]): Promise<boolean> {
+  if (organizationId === null) return false;
+  return (await em.count(AppUserEntity, { id: userId, organizationId, active: true, roles: { $overlap: [...roles] } })) > 0;
 }
 
 /** Assets: creation, reading, moves between objects, conservation and decommissioning with a second approver. */

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Asset, type AssetData } from '../../../contracts/operations/eam/types.js';
 import { recordMapper } from '../core/rows.js';
 import { OperationsError } from '../operations.errors.js';
+import { ProductionObjectEntity } from '../reference-books/reference-book.entity.js';
 import type { AssetState } from './machines.js';
 
 /** Reading asset rows, shared by the asset and maintenance services. */
@@ -31,6 +32,5 @@ export async function lockAsset(em: EntityManager, id: string): Promise<AssetRow
 
 /** Throws not found unless the production object exists and the caller may see it. */
 export async function visibleObject(em: EntityManager, id: string): Promise<void> {
-  const [row] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "deleted_at" is null`, [id]);
-  if (!row) throw OperationsError.notFound('Production object');
+  if ((await em.count(ProductionObjectEntity, { id, deletedAt: null })) === 0) throw OperationsError.notFound('Production object');
 }

@@ -3,12 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { requireState, transition } from '../core/state-machine.js';
 import type { SagaDefinition } from '../sagas/saga.js';
 import { MaintenanceRecordEntity } from './maintenance-record.entity.js';
+import { AssetDecommissionEntity } from './asset-decommission.entity.js';
 import { AssetEntity } from './asset.entity.js';
 import { lockAsset } from './assets.js';
 import { OperationsError } from '../operations.errors.js';
 import { EamError } from './eam.errors.js';
 import { assetMachine, type AssetState } from './machines.js';
-import { decommissionMachine, DECOMMISSIONS, recordDecommission } from './decommissions.js';
+import { decommissionMachine, recordDecommission } from './decommissions.js';
 
 /**
  * The asset-decommission saga (`POST /api/v1/eam/sagas/asset-decommission`): a draft
@@ -25,9 +26,7 @@ export interface DecommissionPayload {
 
 /** The saga's open decommission record (a run that was compensated left a `failed` one behind). */
 async function draftOf(em: EntityManager, sagaId: string): Promise<string | undefined> {
-  const [row] = await em.execute<Array<{ id: string }>>(`select "id" from ${DECOMMISSIONS} where "saga_id" = ? and "status" = 'draft'`, [
-    sagaId,
-  ]);
+  const row = await em.findOne(AssetDecommissionEntity, { sagaId, status: 'draft' }, { fields: ['id'], disableIdentityMap: true });
   return row?.id;
 }
 
@@ -90,7 +89,7 @@ export const assetDecommissionSaga: SagaDefinition<DecommissionPayload> = {
           },
         );
         // The applied record is taken back to a draft, which the journal step then marks failed.
-        await em.execute(`update ${DECOMMISSIONS} set "status" = 'draft' where "saga_id" = ? and "status" = 'applied'`, [sagaId]);
+        await em.nativeUpdate(AssetDecommissionEntity, { sagaId, status: 'applied' }, { status: 'draft' });
       },
     },
     {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { defineStateMachine } from '../core/state-machine.js';
+import { AssetDecommissionEntity } from './asset-decommission.entity.js';
 
 /**
  * The record of a decommission (`asset_decommission`): applied at once by the decommission
@@ -31,10 +32,13 @@ export interface DecommissionEntry {
 
 /** Writes the record and returns its id. */
 export async function recordDecommission(em: EntityManager, entry: DecommissionEntry): Promise<string> {
-  const [row] = await em.execute<Array<{ id: string }>>(
-    `insert into ${DECOMMISSIONS} ("organization_id", "asset_id", "status", "object_id", "actor_id", "reason", "saga_id")
-     values (?, ?, ?, ?, ?, ?, ?) returning "id"`,
-    [entry.organizationId, entry.assetId, entry.status, entry.objectId, entry.actorId, entry.reason, entry.sagaId ?? null],
-  );
-  return row!.id;
+  return em.insert(AssetDecommissionEntity, {
+    organizationId: entry.organizationId,
+    assetId: entry.assetId,
+    status: entry.status,
+    objectId: entry.objectId,
+    actorId: entry.actorId,
+    reason: entry.reason,
+    sagaId: entry.sagaId ?? null,
+  });
 }

@@ -6,6 +6,7 @@ import type { FuelTankData } from '../../../contracts/operations/fuel/types.js';
 import { cursorList } from '../core/cursor-list.js';
 import type { Principal } from '../core/principal.js';
 import { OperationsError } from '../operations.errors.js';
+import { ProductionObjectEntity } from '../reference-books/reference-book.entity.js';
 import { FuelError } from './fuel.errors.js';
 import { FuelTankEntity } from './fuel-tank.entity.js';
 import { publishLowStock, TANK_TABLE, toTank, type TankRow } from './tanks.js';
@@ -26,10 +27,8 @@ export class TankService {
   }
 
   async create(em: EntityManager, caller: Principal, input: CreateTankInput): Promise<FuelTankData> {
-    const [object] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "deleted_at" is null`, [
-      input.objectId,
-    ]);
-    if (!object) throw OperationsError.notFound('Production object');
+    if ((await em.count(ProductionObjectEntity, { id: input.objectId, deletedAt: null })) === 0)
+      throw OperationsError.notFound('Production object');
     if (input.minLevelLiters > input.capacityLiters) throw FuelError.minLevelAboveCapacity();
     if ((input.initialBalanceLiters ?? 0) > input.capacityLiters) throw FuelError.capacityExceeded('initialBalanceLiters');
     // raw SQL: `on conflict do nothing` answers a taken code without aborting the transaction.

@@ -4,6 +4,7 @@ import { OperationsError } from '../operations.errors.js';
 import { type Brigade, BrigadeEntity } from './brigade.entity.js';
 import { HrError } from './hr.errors.js';
 import { type Personnel, PersonnelEntity } from './personnel.entity.js';
+import { PositionEntity, ProductionObjectEntity } from '../reference-books/reference-book.entity.js';
 
 /**
  * Records of the organization looked up through row-level security, so one of another
@@ -17,16 +18,13 @@ export const MEMBERSHIP = '"operations"."brigade_membership"';
 
 /** An active position of the positions reference book. */
 export async function requirePosition(em: EntityManager, id: string, param = 'positionId'): Promise<void> {
-  const [row] = await em.execute(`select 1 from "operations"."position" where "id" = ? and "active" and "deleted_at" is null`, [id]);
-  if (!row) throw HrError.referenceNotFound(param, 'position');
+  if ((await em.count(PositionEntity, { id, active: true, deletedAt: null })) === 0) throw HrError.referenceNotFound(param, 'position');
 }
 
 /** An active production object the caller may see. */
 export async function requireObject(em: EntityManager, id: string, param: string): Promise<void> {
-  const [row] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "active" and "deleted_at" is null`, [
-    id,
-  ]);
-  if (!row) throw HrError.referenceNotFound(param, 'production object');
+  if ((await em.count(ProductionObjectEntity, { id, active: true, deletedAt: null })) === 0)
+    throw HrError.referenceNotFound(param, 'production object');
 }
 
 /** The employee, locked for the rest of the transaction (hiring moves, memberships and termination queue up). */

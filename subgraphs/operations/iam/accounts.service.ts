@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from '@mikro-orm/core';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { hash, verify } from '@node-rs/argon2';
 import { generateSecret, generateURI } from 'otplib';
@@ -205,6 +206,7 @@ export class AccountsService {
   }
 
   async profile(em: EntityManager, principal: Principal): Promise<ProfileData> {
+    // raw SQL: the user and the address of its newest open e-mail change (a jsonb field of the token) in one read.
     const [row] = await em.execute<ProfileRow[]>(
       `select u."id", u."email", u."name", u."email_verified_at", u."onboarding", u."created_at",
          (select t."payload"->>'email' from "operations"."account_token" t
@@ -233,6 +235,7 @@ export class AccountsService {
   /** The fields sent change; a null answer is removed from the registration answers. */
   async updateProfile(em: EntityManager, principal: Principal, changes: ProfileChanges): Promise<ProfileData> {
     const set = Object.fromEntries(PROFILE_ANSWERS.flatMap((field) => (changes[field] === undefined ? [] : [[field, changes[field]]])));
+    // raw SQL: the answers merged into the jsonb column in place, so concurrent changes of other answers are kept.
     await em.execute(
       `update "operations"."app_user"
          set "name" = coalesce(?, "name"), "onboarding" = jsonb_strip_nulls("onboarding" || ?::jsonb), "updated_at" = now()
@@ -278,10 +281,11 @@ export class AccountsService {
     if (!account) throw OperationsError.linkInvalid();
     await this.ensureEmailFree(em, payload.email, userId);
     try {
-      await em.execute(`update "operations"."app_user" set "email" = ?, "email_verified_at" = now(), "updated_at" = now() where "id" = ?`, [
-        payload.email,
-        userId,
-      ]);
+      await em.nativeUpdate(
+        AppUserEntity,
+        { id: userId },
+        { email: payload.email, emailVerifiedAt: sql<Date>`now()`, updatedAt: sql<Date>`now()` },
+      );
     } catch (error) {
       // Taken between the check and the update by a registration running at the same time.
       if (error instanceof UniqueConstraintViolationException) throw OperationsError.emailTaken();
@@ -299,6 +303,7 @@ export class AccountsService {
 
   /** Another account holds the address (the unique index compares it case-insensitively). */
   private async ensureEmailFree(em: EntityManager, email: string, except: string | null = null): Promise<void> {
+    // raw SQL: compares as the unique index does, on the expression lower("email").
     const [taken] = await em.execute<Array<{ id: string }>>(
       `select "id" from "operations"."app_user" where lower("email") = lower(?) and "id" is distinct from ?::uuid`,
       [email, except],

@@ -59,7 +59,8 @@ export class UserReferences {
     const rows =
       wanted.length === 0
         ? []
-        : await ctx.em.execute<UserRow[]>(`select ${USER_COLUMNS} from "operations"."app_user" u where u."id" = any(?::uuid[])`, [
+        : // raw SQL: a batch of users read in the row form (USER_COLUMNS) that the users list also maps with userData.
+          await ctx.em.execute<UserRow[]>(`select ${USER_COLUMNS} from "operations"."app_user" u where u."id" = any(?::uuid[])`, [
             `{${wanted.join(',')}}`,
           ]);
     const byId = new Map(rows.map((row) => [row.id, row]));

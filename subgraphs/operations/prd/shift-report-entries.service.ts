@@ -95,10 +95,10 @@ export class ShiftReportEntriesService {
 
   /** Inserts an entry of `report` (its tenant and object set here). */
   private async insert(em: EntityManager, table: string, report: ReportRow, values: Row): Promise<Row> {
-    // raw SQL: one writer for the seven entry tables, from each kind's column spec.
     const columns = Object.keys(values);
     const sql = `insert into ${table} ("organization_id", "shift_report_id", "object_id", ${columns.map((column) => `"${column}"`).join(', ')})
       values (?, ?, ?, ${columns.map(() => '?').join(', ')}) returning *`;
+    // raw SQL: one writer for the seven entry tables, from each kind's column spec.
     const [row] = await em.execute<Row[]>(sql, [report.organization_id, report.id, report.production_object_id, ...Object.values(values)]);
     return row!;
   }

@@ -18,7 +18,8 @@ export type ReportFilter = ContractInput<typeof prdListShiftReports>;
 
 export class ShiftReportService {
   async create(em: EntityManager, caller: Principal, input: ContractInput<typeof prdCreateShiftReport>): Promise<ShiftReportData> {
-    // Row-level security hides other organizations' objects and, for a Foreman, objects not theirs.
+    // raw SQL: locking (`for share` holds the object while the report is written); row-level security hides other
+    // organizations' objects and, for a Foreman, objects not theirs.
     const [object] = await em.execute(
       `select 1 from "operations"."production_object" where "id" = ? and "active" and "deleted_at" is null for share`,
       [input.productionObjectId],

@@ -16,6 +16,7 @@ import {
 import { recordMapper } from '../core/rows.js';
 import { defineStateMachine } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
+import { SagaEntity } from '../sagas/saga.entity.js';
 import {
   ShiftAssetUsageEntity,
   ShiftBlastingEntryEntity,
@@ -102,9 +103,5 @@ export async function lockReport(em: EntityManager, id: string, mode: 'share' | 
 
 /** A saga running (or compensating) on the report: it must finish before the report changes. */
 export async function sagaRunning(em: EntityManager, reportId: string): Promise<boolean> {
-  const [row] = await em.execute(
-    `select 1 from "operations"."saga" where "entity_type" = ? and "entity_id" = ? and "status" in ('running', 'compensating')`,
-    [REPORT_ENTITY, reportId],
-  );
-  return Boolean(row);
+  return (await em.count(SagaEntity, { entityType: REPORT_ENTITY, entityId: reportId, status: { $in: ['running', 'compensating'] } })) > 0;
 }

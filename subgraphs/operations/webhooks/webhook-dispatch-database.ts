@@ -42,6 +42,7 @@ export class DispatchDatabase {
       (await client.query<R>(text, params as unknown[])).rows;
     try {
       await client.query('begin');
+      // raw SQL: SET LOCAL of the dispatcher's role and operation, for row-level security.
       await client.query(`select set_config('role', $1, true), set_config('app.operation', 'webhooks.dispatch', true)`, [DISPATCHER_ROLE]);
       const result = await work(sql);
       await client.query('commit');

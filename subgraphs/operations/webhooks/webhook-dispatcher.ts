@@ -189,6 +189,7 @@ export class WebhookDispatcher {
     client.on('end', () => this.dropped(client));
     try {
       await client.connect();
+      // raw SQL: LISTEN on a dedicated connection for the wake-up notifications.
       await client.query(`listen "${WEBHOOK_WAKE_CHANNEL}"`);
       this.reconnectMs = 1000;
       // Events committed while no one listened are caught up at once.

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Workspace, WorkspaceAccount } from '../../../contracts/research/account-types.js';
 import type { Config } from '../../../runtime/config.js';
+import { CreditBalanceEntity } from '../billing/credit.entity.js';
 import { workspaceResource } from '../../../runtime/workspace-resource.js';
 import type { AccountCaller, AccountTokens } from '../../shared/account-token.js';
 import type { SubgraphContext } from '../../shared/context.js';
@@ -9,6 +10,7 @@ import { implementFields, type FieldImplementation } from '../../shared/contract
 import { AccessTokenError } from '../../shared/oidc-token-verifier.js';
 import type { PublicOrigin } from '../../shared/subgraph.js';
 import { ResearchError } from '../research.errors.js';
+import { WorkspaceEntity } from './workspace.entity.js';
 import { isoTime, type DbTime } from '../time.js';
 
 /** A workspace as the account's field loads it: its live balance and owner come with it. */
@@ -21,8 +23,6 @@ interface AccountWorkspace {
 }
 
 type AccountRow = { id: string; name: string; created_at: DbTime; owner_subject: string; balance: number | string | null };
-type OwnerRow = { id: string; owner_issuer: string | null; owner_subject: string | null };
-type BalanceRow = { workspace_id: string; balance: number | string };
 
 interface Loaders {
   /** Workspaces by the account that owns them (its id is the subject of our provider's tokens). */
@@ -105,6 +105,7 @@ export class AccountWorkspaces {
   }
 
   private async loadByAccount(em: EntityManager, accountIds: readonly string[]): Promise<Array<AccountWorkspace | null>> {
+    // raw SQL: the account's workspaces with their live balances in one left join, for a whole batch of accounts.
     const rows = await em.execute<AccountRow[]>(
       `select w."id", w."name", w."created_at", w."owner_subject", b."balance"
        from "research"."workspace" w left join "research"."credit_balance" b on b."workspace_id" = w."id" and b."mode" = 'live'
@@ -127,21 +128,23 @@ export class AccountWorkspaces {
   }
 
   private async loadOwners(em: EntityManager, workspaceIds: readonly string[]): Promise<Array<string | null>> {
-    const rows = await em.execute<OwnerRow[]>(
-      `select "id", "owner_issuer", "owner_subject" from "research"."workspace" where "id" = any(?::text[])`,
-      [literal(workspaceIds)],
+    const rows = await em.find(
+      WorkspaceEntity,
+      { id: { $in: [...workspaceIds] } },
+      { fields: ['id', 'ownerIssuer', 'ownerSubject'], disableIdentityMap: true },
     );
     const ours = this.ownIssuer();
-    const byId = new Map(rows.map((row) => [row.id, row.owner_issuer === ours ? row.owner_subject : null]));
+    const byId = new Map(rows.map((row) => [row.id, row.ownerIssuer === ours ? row.ownerSubject : null]));
     return workspaceIds.map((id) => byId.get(id) ?? null);
   }
 
   private async loadBalances(em: EntityManager, workspaceIds: readonly string[]): Promise<Array<number | null>> {
-    const rows = await em.execute<BalanceRow[]>(
-      `select "workspace_id", "balance" from "research"."credit_balance" where "mode" = 'live' and "workspace_id" = any(?::text[])`,
-      [literal(workspaceIds)],
+    const rows = await em.find(
+      CreditBalanceEntity,
+      { mode: 'live', workspaceId: { $in: [...workspaceIds] } },
+      { fields: ['workspaceId', 'balance'], disableIdentityMap: true },
     );
-    const byId = new Map(rows.map((row) => [row.workspace_id, Number(row.balance)]));
+    const byId = new Map(rows.map((row) => [row.workspaceId, row.balance]));
     return workspaceIds.map((id) => byId.get(id) ?? null);
   }
 }

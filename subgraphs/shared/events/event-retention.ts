@@ -12,6 +12,7 @@ export const PRUNE_EVERY_MS = 3_600_000;
  * the last sequence, so numbering never restarts.
  */
 export async function pruneTopicFeed(em: EntityManager, feed: TopicFeed, days: number): Promise<number> {
+  // raw SQL: bulk delete of the expired events of a feed table named by the feed, counted in the same statement.
   const rows = await em.execute<Array<{ pruned: number }>>(
     `with gone as (delete from ${feed.events} where "occurred_at" < now() - make_interval(days => ?) returning 1)
      select count(*)::int as "pruned" from gone`,

@@ -67,6 +67,7 @@ export interface TopicEvent {
 
 /** Appends an event in the caller's transaction and returns its sequence number. */
 export async function publishToTopic(em: EntityManager, feed: TopicFeed, event: TopicEvent): Promise<number> {
+  // raw SQL: locking, the head row's upsert serializes publishers of a topic and numbers the event in one statement.
   const [row] = await em.execute<Array<{ sequence: string }>>(
     `with head as (
        insert into ${feed.heads} ("topic", "last_sequence") values (?, 1)
@@ -95,6 +96,7 @@ export async function readTopic(
   after: number,
   limit: number,
 ): Promise<StoredTopicEvent[]> {
+  // raw SQL: the shared reader of every service's feed table, which the feed names (no entity class at this layer).
   const rows = await em.execute<Array<{ sequence: string; type: string; payload: Record<string, unknown>; occurred_at: Date }>>(
     `select "sequence", "type", "payload", "occurred_at" from ${feed.events}
      where "topic" = ? and "sequence" > ? order by "sequence" limit ?`,

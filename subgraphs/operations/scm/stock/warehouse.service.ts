@@ -10,6 +10,7 @@ import type {
 import { StockBalance, Warehouse } from '../../../../contracts/operations/scm/stock-types.js';
 import { cursorList } from '../../core/cursor-list.js';
 import { recordMapper } from '../../core/rows.js';
+import { ProductionObjectEntity } from '../../reference-books/reference-book.entity.js';
 import { violatedUnique } from '../pg-values.js';
 import { ScmError } from '../scm.errors.js';
 import type { WarehouseRef } from './stock-ledger.js';
@@ -33,10 +34,8 @@ const BALANCES = `${BALANCE_ROWS} as "balances"`;
  */
 export class WarehouseService {
   async create(em: EntityManager, input: ContractInput<typeof scmCreateWarehouse>): Promise<WarehouseData> {
-    const [object] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "deleted_at" is null`, [
-      input.objectId,
-    ]);
-    if (!object) throw ScmError.notFound('Production object', 'objectId');
+    if ((await em.count(ProductionObjectEntity, { id: input.objectId, deletedAt: null })) === 0)
+      throw ScmError.notFound('Production object', 'objectId');
     try {
       const warehouse = em.create(WarehouseEntity, { objectId: input.objectId, code: input.code, name: input.name });
       await em.flush();

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ContractInput } from '../../../../contracts/operation.js';
 import type { scmWriteOffTmc } from '../../../../contracts/operations/scm/tmc-movements.contract.js';
 import type { Principal } from '../../core/principal.js';
+import { ProductionObjectEntity } from '../../reference-books/reference-book.entity.js';
 import { ScmError } from '../scm.errors.js';
 import { byItem, insertLines } from './document-lines.js';
 import type { StockLedger } from './stock-ledger.js';
@@ -21,10 +22,8 @@ export class WriteOffService {
 
   async writeOff(em: EntityManager, caller: Principal, input: WriteOffInput) {
     const warehouse = await this.warehouses.ref(em, input.warehouseId, 'warehouseId');
-    const [target] = await em.execute(`select 1 from "operations"."production_object" where "id" = ? and "deleted_at" is null`, [
-      input.targetObjectId,
-    ]);
-    if (!target) throw ScmError.notFound('Production object', 'targetObjectId');
+    if ((await em.count(ProductionObjectEntity, { id: input.targetObjectId, deletedAt: null })) === 0)
+      throw ScmError.notFound('Production object', 'targetObjectId');
     await this.ledger.lockItems(
       em,
       input.lines.map((line) => line.itemId),

@@ -12,6 +12,7 @@ import { Supplier, type SupplierData } from '../../../../contracts/operations/sc
 import { cursorList } from '../../core/cursor-list.js';
 import type { Principal } from '../../core/principal.js';
 import { recordMapper } from '../../core/rows.js';
+import { AppUserEntity } from '../../iam/app-user.entity.js';
 import { transition } from '../../core/state-machine.js';
 import { supplierMachine } from '../machines.js';
 import { arrayLiteral, violatedUnique } from '../pg-values.js';
@@ -131,11 +132,15 @@ export class SupplierService {
 
   private async checkCoApprover(em: EntityManager, caller: Principal, userId: string): Promise<void> {
     if (userId === caller.userId) throw ScmError.coApproverInvalid('must be someone other than the actor');
-    const [user] = await em.execute<Array<{ id: string }>>(
-      `select "id" from "operations"."app_user"
-       where "id" = ? and "organization_id" = ? and "active" and "roles" && ?::text[]`,
-      [userId, caller.organizationId, arrayLiteral(ARCHIVE_CO_APPROVERS)],
-    );
-    if (!user) throw ScmError.coApproverInvalid(`must be an active ${ARCHIVE_CO_APPROVERS.join(' or ')} of the organization`);
+    const holders =
+      caller.organizationId === null
+        ? 0
+        : await em.count(AppUserEntity, {
+            id: userId,
+            organizationId: caller.organizationId,
+            active: true,
+            roles: { $overlap: [...ARCHIVE_CO_APPROVERS] },
+          });
+    if (holders === 0) throw ScmError.coApproverInvalid(`must be an active ${ARCHIVE_CO_APPROVERS.join(' or ')} of the organization`);
   }
 }
