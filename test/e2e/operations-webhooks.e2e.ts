@@ -17,8 +17,8 @@ import {
   idempotencyKey,
   login,
   OPERATIONS_ENV,
+  otherOrganization,
   sampleBody,
-  SUPER_ADMIN,
   type Session,
 } from '../support/operations.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -139,23 +139,7 @@ beforeAll(async () => {
   // The receiver lives on loopback, which webhook targets may be only when allowed.
   stack = await startStack({ ...OPERATIONS_ENV, WEBHOOK_ALLOW_PRIVATE: 'true' });
   admin = await login(stack, demoEmail('Admin'));
-  const root = await login(stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
-  const organization = await call(
-    stack,
-    root,
-    'POST',
-    '/api/v1/core/organizations',
-    { slug: 'hook-co', name: 'Hook Co' },
-    idempotencyKey(),
-  );
-  await call(stack, root, 'POST', '/api/v1/iam/users', {
-    email: 'admin@hook.example.org',
-    password: 'hook-password',
-    name: 'Hook Admin',
-    roles: ['Admin'],
-    organizationId: organization.body.id,
-  });
-  other = await login(stack, 'admin@hook.example.org', 'hook-password');
+  other = (await otherOrganization(stack, 'hook-co', 'Hook Co')).admin;
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
 });
