@@ -12,9 +12,9 @@ import { WebhookDispatcher } from '../../subgraphs/operations/webhooks/webhook-d
 import { createLogger } from '../../runtime/logger.js';
 import {
   call,
+  commitImport,
   demoEmail,
   fillPath,
-  idempotencyKey,
   login,
   OPERATIONS_ENV,
   otherOrganization,
@@ -119,14 +119,7 @@ async function ping(session: Session, endpoint: string): Promise<string> {
 /** Imports one position in the demo organization: a real domain event (`core.reference-book.imported`). */
 async function importPosition(code: string): Promise<string> {
   const preview = await call(stack, admin, 'POST', '/api/v1/hr/positions/import/preview', { rows: [{ code, name: code }] });
-  const commit = await call(
-    stack,
-    admin,
-    'POST',
-    '/api/v1/hr/positions/import/commit',
-    { batchId: preview.body.batchId },
-    idempotencyKey(),
-  );
+  const commit = await commitImport(stack, admin, '/api/v1/hr/positions', preview.body.batchId);
   expect(commit.status).toBe(200);
   return commit.body.eventId as string;
 }
