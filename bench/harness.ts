@@ -101,23 +101,26 @@ export interface LibraryServer {
   stop(): Promise<void>;
 }
 
-const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
+/** The admin token of the servers the benchmarks start. */
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+/** A server `ownServer` started, with what its `prepare` returned. */
+export type OwnServer<T> = T & { readonly url: string; readonly pid: number; readonly dir: string; stop(): Promise<void> };
 
 /**
- * A server in its own process on its own embedded PostgreSQL, holding the demo Qur'an
- * and the corpus imported through `npm run import`, with an `unlimited` key issued.
+ * A server in its own process on its own embedded PostgreSQL, both under a temporary directory
+ * named after `name`, configured by `env` over the bench defaults; `prepare` readies it (imports,
+ * keys) and what it returns is handed on. `stop` stops both and removes the directory; a start or
+ * preparation that fails does too.
  */
-export async function startLibraryServer(): Promise<LibraryServer> {
-  const dir = await mkdtemp(join(tmpdir(), 'qantara-bench-library-'));
+export async function ownServer<T>(
+  name: string,
+  env: Record<string, string>,
+  prepare: (url: string, env: Record<string, string>) => Promise<T>,
+): Promise<OwnServer<T>> {
+  const dir = await mkdtemp(join(tmpdir(), `qantara-bench-${name}-`));
   const database = await startEmbeddedPostgres(join(dir, 'pg'));
-  const env = {
-    DATABASE_URL: database.url,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    DEMO_LIBRARY: 'true',
-    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-  };
+  const serverEnv = { DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ADMIN_TOKEN: BENCH_ADMIN_TOKEN, ...env };
   let server: { url: string; pid: number; stop: () => Promise<void> } | undefined;
   const stop = async () => {
     await server?.stop();
@@ -125,21 +128,31 @@ export async function startLibraryServer(): Promise<LibraryServer> {
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    server = await startServer(env);
+    server = await startServer(serverEnv);
+    return { ...(await prepare(server.url, serverEnv)), url: server.url, pid: server.pid, dir, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * A server of its own (see `ownServer`) holding the demo Qur'an and the corpus imported through
+ * `npm run import`, with an `unlimited` key issued.
+ */
+export function startLibraryServer(): Promise<LibraryServer> {
+  return ownServer('library', { DEMO_LIBRARY: 'true' }, async (url, env) => {
     const imported = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...corpusFiles()], {
       cwd: ROOT,
       env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
     });
     const [books = '?', pages = '?'] = /(\d+) book\(s\), (\d+) pages/.exec(imported.stdout)?.slice(1) ?? [];
-    const issued = await fetch(`${server.url}/admin/keys`, {
+    const issued = await fetch(`${url}/admin/keys`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-admin-token': BENCH_ADMIN_TOKEN },
       body: JSON.stringify({ email: 'bench@example.org', plan: 'unlimited' }),
     });
     const { key } = (await issued.json()) as { key: string };
-    return { url: server.url, pid: server.pid, key, adminToken: BENCH_ADMIN_TOKEN, books, pages, dir, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+    return { key, adminToken: BENCH_ADMIN_TOKEN, books, pages };
+  });
 }

@@ -84,30 +84,16 @@ async function libraryChat(): Promise<string> {
       .join(' / ');
     for (const connections of [1, 8]) {
       const { samples, errors } = await run(server.url, key, connections, SECONDS);
-      const column = (pick: (sample: Sample) => number) => samples.map(pick);
+      /** The median and 95th percentile of one latency over the run's samples. */
+      const p50p95 = (pick: (sample: Sample) => number) => {
+        const values = samples.map(pick);
+        return `${percentile(values, 50)} / ${percentile(values, 95)}`;
+      };
       rows.push([
         connections,
-        `${percentile(
-          column((s) => s.firstChunk),
-          50,
-        )} / ${percentile(
-          column((s) => s.firstChunk),
-          95,
-        )}`,
-        `${percentile(
-          column((s) => s.firstContent),
-          50,
-        )} / ${percentile(
-          column((s) => s.firstContent),
-          95,
-        )}`,
-        `${percentile(
-          column((s) => s.total),
-          50,
-        )} / ${percentile(
-          column((s) => s.total),
-          95,
-        )}`,
+        p50p95((s) => s.firstChunk),
+        p50p95((s) => s.firstContent),
+        p50p95((s) => s.total),
         Math.round(samples.length / SECONDS),
         errors,
       ]);

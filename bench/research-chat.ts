@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startEmbeddedPostgres } from '../runtime/embedded-postgres.js';
-import { startServer } from './harness.js';
+import { BENCH_ADMIN_TOKEN, ownServer, type OwnServer } from './harness.js';
 import { table, type BenchModule } from './report.js';
 
 const SECONDS = 10;
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 interface Target {
   readonly url: string;
@@ -20,50 +16,29 @@ interface Turn {
   completed?: number;
 }
 
-/** A research server in its own process on its own embedded PostgreSQL, with a funded test key (offline assistant). */
-async function startResearchServer(): Promise<Target & { stop(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'qantara-bench-research-'));
-  const database = await startEmbeddedPostgres(join(dir, 'pg'));
-  const env = {
-    DATABASE_URL: database.url,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    DEMO_LIBRARY: 'false',
-    DEMO_RESEARCH: 'false',
-    ADMIN_TOKEN,
-  };
-  let server: { url: string; stop: () => Promise<void> } | undefined;
-  const stop = async () => {
-    await server?.stop();
-    await database.stop();
-    await rm(dir, { recursive: true, force: true });
-  };
-  try {
-    server = await startServer(env);
-    const admin = { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN };
+/** A research server of its own (see `ownServer`), with a funded test key (offline assistant). */
+function startResearchServer(): Promise<OwnServer<Target>> {
+  return ownServer('research', { DEMO_LIBRARY: 'false', DEMO_RESEARCH: 'false' }, async (url) => {
+    const admin = { 'content-type': 'application/json', 'x-admin-token': BENCH_ADMIN_TOKEN };
     const created = (await (
-      await fetch(`${server.url}/admin/research/workspaces`, {
+      await fetch(`${url}/admin/research/workspaces`, {
         method: 'POST',
         headers: admin,
         body: JSON.stringify({ name: 'bench', mode: 'test' }),
       })
     ).json()) as { workspace: { id: string }; apiKey: { key: string } };
-    await fetch(`${server.url}/admin/research/workspaces/${created.workspace.id}/credits`, {
+    await fetch(`${url}/admin/research/workspaces/${created.workspace.id}/credits`, {
       method: 'POST',
       headers: admin,
       body: JSON.stringify({ credits: 1_000_000, reason: 'bench', mode: 'test' }),
     });
-    const issued = await fetch(`${server.url}/v1/api-keys`, {
+    const issued = await fetch(`${url}/v1/api-keys`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${created.apiKey.key}` },
       body: JSON.stringify({ name: 'bench', scopes: ['threads_read', 'threads_write'] }),
     });
-    return { url: server.url, key: ((await issued.json()) as { key: string }).key, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+    return { url, key: ((await issued.json()) as { key: string }).key };
+  });
 }
 
 async function post(target: Target, path: string, message: string): Promise<{ threadId: string; messageId: string }> {

@@ -2,34 +2,13 @@ import { z } from 'zod';
 import { publicAccess } from '../access.js';
 import { DomainError } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import { DOCS_PAGE_HEADERS, renderDocsPage } from '../pages/docs-page.js';
-import { ServiceHealth, type ServiceHealthData } from '../shared/health.js';
+import { docsPageRoute, openApiRoute } from '../shared/docs.js';
+import { componentsByName, healthBody, ServiceHealth } from '../shared/health.js';
 import { LibraryErrorCode } from './errors.js';
 
 /** `/healthz`, and the documentation pages `/docs` and `/openapi.json`. */
 
-/** Components keyed by name, for bodies that list dependency states. */
-export function componentsByName(health: ServiceHealthData) {
-  return Object.fromEntries(
-    health.components.map((component) => [
-      component.name,
-      { status: component.status, detail: component.detail, latencyMs: component.latencyMs },
-    ]),
-  );
-}
-
-const HealthWire = z
-  .object({
-    status: z.literal('ok'),
-    service: z.string(),
-    version: z.string(),
-    checkedAt: z.string(),
-    components: z.record(
-      z.string(),
-      z.object({ status: z.enum(['up', 'degraded', 'down']), detail: z.string().nullable(), latencyMs: z.number().nullable() }),
-    ),
-  })
-  .meta({ id: 'Health' });
+const HealthWire = healthBody(z.literal('ok')).meta({ id: 'Health' });
 
 export const libraryHealth = defineOperation({
   service: 'library',
@@ -74,23 +53,6 @@ export const libraryDocs = defineOperation({
   tags: ['service'],
   access: publicAccess({ perAddress: true }),
   output: z.string(),
-  rest: [
-    {
-      method: 'GET',
-      path: '/docs',
-      contentType: 'text/html',
-      respond: (_data, request) => ({
-        type: 'text/html; charset=utf-8',
-        headers: DOCS_PAGE_HEADERS,
-        body: renderDocsPage(request.openapi(), '/openapi.json'),
-      }),
-    },
-    {
-      method: 'GET',
-      path: '/openapi.json',
-      summary: 'This description (OpenAPI 3.1)',
-      respond: (_data, request) => ({ type: 'application/json', body: request.openapi() }),
-    },
-  ],
+  rest: [docsPageRoute('/docs', '/openapi.json'), openApiRoute('/openapi.json')],
   errors: [LibraryErrorCode.rate_limit_exceeded, LibraryErrorCode.quota_exceeded],
 });

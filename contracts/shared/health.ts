@@ -24,3 +24,26 @@ export const ServiceHealth = z
   .meta({ id: 'ServiceHealth', description: 'Health of one service, read from its real dependencies.', shareable: true });
 
 export type ServiceHealthData = z.output<typeof ServiceHealth>;
+
+/** The REST body of a health route: `status` as the route answers it, and the components keyed by name. */
+export const healthBody = (status: z.ZodType) =>
+  z.object({
+    status,
+    service: z.string(),
+    version: z.string(),
+    checkedAt: z.string(),
+    components: z.record(
+      z.string(),
+      z.object({ status: z.enum(['up', 'degraded', 'down']), detail: z.string().nullable(), latencyMs: z.number().nullable() }),
+    ),
+  });
+
+/** The components of a health check keyed by name, as a health route's body lists them. */
+export function componentsByName(health: ServiceHealthData) {
+  return Object.fromEntries(
+    health.components.map((component) => [
+      component.name,
+      { status: component.status, detail: component.detail, latencyMs: component.latencyMs },
+    ]),
+  );
+}

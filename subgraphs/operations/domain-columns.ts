@@ -17,3 +17,12 @@ export const updatedAt = () =>
 
 /** `organization_id` of the SCM tables: defaults to the transaction's organization (`app.organization_id`). */
 export const currentOrganization = () => p.uuid().defaultRaw(`nullif(current_setting('app.organization_id', true), '')::uuid`);
+
+/** `id` (a UUID the database draws) and `organization_id`: the key columns of a tenant table. */
+export const tenantKey = () => ({
+  id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+  organizationId: p.uuid(),
+});
+
+/** `created_at` and `updated_at`, as `createdAt` and `updatedAt` keep them. */
+export const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, visit as openPage } from '../support/browser.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -14,19 +14,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** Opens a page and records every request it makes and every problem the browser reports (CSP refusals included). */
-async function visit(path: string) {
-  const page = await browser.newPage();
-  const requests: string[] = [];
-  const problems: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  const response = await page.goto(`${stack.url}${path}`, { waitUntil: 'load' });
-  return { page, response, requests, problems };
-}
+const visit = (path: string) => openPage(browser, `${stack.url}${path}`);
 
 /**
  * An operation of the rendered list, opened by a click as a reader does: its text and its request

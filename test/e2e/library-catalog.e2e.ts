@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, adminKey } from '../support/library-keys.js';
-import { adminImport, getWithKey } from '../support/library-stack.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { getWithKey, startLibraryStack } from '../support/library-stack.js';
+import type { TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let key: string;
@@ -9,10 +8,7 @@ const get = (path: string, params: Record<string, string | number> = {}) => getW
 const BAGHDAD = '0280.IbnTayfur.Baghdad';
 
 beforeAll(async () => {
-  stack = await startStack({ ADMIN_TOKEN });
-  expect((await adminImport(stack, 'pages')).status).toBe(200);
-  expect((await adminImport(stack, 'openiti')).status).toBe(200);
-  key = (await adminKey(stack, 'unlimited')).key;
+  ({ stack, key } = await startLibraryStack());
 });
 afterAll(async () => {
   await stack?.stop();

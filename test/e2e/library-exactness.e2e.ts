@@ -2,9 +2,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sentenceSpans } from '../../subgraphs/library/analysis/sentences.js';
 import { referencePage, referenceTopK, type ReferencePage } from '../support/bm25-reference.js';
-import { ADMIN_TOKEN, adminKey, json } from '../support/library-keys.js';
-import { adminImport, getWithKey } from '../support/library-stack.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { json } from '../support/library-keys.js';
+import { getWithKey, startLibraryStack } from '../support/library-stack.js';
+import type { TestStack } from '../support/stack.js';
 
 /**
  * Issue 17 over the real path (REST facade → gateway → library subgraph → PostgreSQL): the ranking
@@ -22,11 +22,7 @@ const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 beforeAll(async () => {
   // The demo Qur'an on first start, then two imports and one of them again (its first copy dead in its segment).
-  stack = await startStack({ ADMIN_TOKEN, DEMO_LIBRARY: 'true' });
-  expect((await adminImport(stack, 'pages')).status).toBe(200);
-  expect((await adminImport(stack, 'openiti')).status).toBe(200);
-  expect((await adminImport(stack, 'pages')).status).toBe(200);
-  key = (await adminKey(stack, 'unlimited')).key;
+  ({ stack, key } = await startLibraryStack(['pages', 'openiti', 'pages'], { DEMO_LIBRARY: 'true' }));
   const client = new pg.Client({ connectionString: stack.databaseUrl });
   await client.connect();
   try {

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY_CONTRACTS } from '../../contracts/library/index.js';
 import { mcpTools } from '../../edge/mcp-tools.js';
 import { ADMIN_TOKEN, adminKey, adminPost } from '../support/library-keys.js';
-import { adminImport, getWithKey } from '../support/library-stack.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { getWithKey, startLibraryStack } from '../support/library-stack.js';
+import type { TestStack } from '../support/stack.js';
 
 /**
  * The library over MCP (`/v1/mcp`) with the MCP SDK's client: every tool answers what its
@@ -20,10 +20,7 @@ const clients: Client[] = [];
 const BAGHDAD = '0280.IbnTayfur.Baghdad';
 
 beforeAll(async () => {
-  stack = await startStack({ ADMIN_TOKEN });
-  expect((await adminImport(stack, 'pages')).status).toBe(200);
-  expect((await adminImport(stack, 'openiti')).status).toBe(200);
-  key = (await adminKey(stack, 'unlimited')).key;
+  ({ stack, key } = await startLibraryStack());
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));

@@ -4,7 +4,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPI } from 'openapi-types';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, visit as openPage } from '../support/browser.js';
 import { LIBRARY_CONTRACTS } from '../../contracts/library/index.js';
 import { LIBRARY_MCP } from '../../contracts/library/mcp.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -93,18 +93,7 @@ describe('OpenAPI description', () => {
 });
 
 describe('HTML pages in headless Chromium', () => {
-  async function visit(path: string) {
-    const page = await browser.newPage();
-    const requests: string[] = [];
-    const problems: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    const response = await page.goto(`${stack.url}${path}`, { waitUntil: 'load' });
-    return { page, response, requests, problems };
-  }
+  const visit = (path: string) => openPage(browser, `${stack.url}${path}`);
 
   it('/ is a self-contained bilingual landing page, Arabic right to left', async () => {
     const { page, response, requests, problems } = await visit('/');

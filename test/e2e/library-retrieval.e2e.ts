@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../runtime/embedded-postgres.js';
 import { ADMIN_TOKEN, adminKey, json } from '../support/library-keys.js';
-import { adminImport, getWithKey } from '../support/library-stack.js';
+import { getWithKey, startLibraryStack } from '../support/library-stack.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -9,10 +9,7 @@ let key: string;
 const get = (path: string, params: Record<string, string | number> = {}) => getWithKey(stack, key, path, params);
 
 beforeAll(async () => {
-  stack = await startStack({ ADMIN_TOKEN });
-  expect((await adminImport(stack, 'pages')).status).toBe(200);
-  expect((await adminImport(stack, 'openiti')).status).toBe(200);
-  key = (await adminKey(stack, 'unlimited')).key;
+  ({ stack, key } = await startLibraryStack());
 });
 afterAll(async () => {
   await stack?.stop();

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, SUPER_ADMIN, type Call, type Session } from '../support/operations.js';
+import {
+  call,
+  demoEmail,
+  idempotencyKey,
+  login,
+  OPERATIONS_ENV,
+  otherOrganization,
+  SUPER_ADMIN,
+  type Call,
+  type Session,
+} from '../support/operations.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 /**
@@ -27,17 +37,10 @@ async function createKey(session: Session, body: Record<string, unknown>, header
 /** A new organization with its own Admin (its own quota). */
 async function organization(plan?: string): Promise<{ id: string; admin: Session }> {
   const slug = `keys-${randomUUID().slice(0, 8)}`;
-  const created = await call(stack, root, 'POST', '/api/v1/core/organizations', { slug, name: slug }, idempotencyKey());
-  if (plan) expect((await call(stack, root, 'PATCH', `/api/v1/core/organizations/${created.body.id}`, { plan })).body.plan).toBe(plan);
-  const email = `admin@${slug}.example.org`;
-  await call(stack, root, 'POST', '/api/v1/iam/users', {
-    email,
-    password: 'org-admin-password',
-    name: 'Org Admin',
-    roles: ['Admin'],
-    organizationId: created.body.id,
-  });
-  return { id: created.body.id, admin: await login(stack, email, 'org-admin-password') };
+  const created = await otherOrganization(stack, slug, slug);
+  if (plan)
+    expect((await call(stack, root, 'PATCH', `/api/v1/core/organizations/${created.organizationId}`, { plan })).body.plan).toBe(plan);
+  return { id: created.organizationId, admin: created.admin };
 }
 
 beforeAll(async () => {

@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, SUPER_ADMIN, type Call, type Session } from '../support/operations.js';
+import {
+  call,
+  type Call,
+  commitImport,
+  demoEmail,
+  idempotencyKey,
+  login,
+  OPERATIONS_ENV,
+  type Session,
+  SUPER_ADMIN,
+} from '../support/operations.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 /** Sign-in, organizations, idempotency, the trash, bulk import and the audit of every mutation, over HTTP. */
@@ -223,14 +233,7 @@ describe('reference books, import and the trash', () => {
     expect(commit.status).toBe(200);
     expect(commit.body).toMatchObject({ batchId: preview.body.batchId, status: 'committed', applied: 10_000 });
     expect((await call(stack, admin, 'GET', '/api/v1/hr/positions')).body).toHaveLength(before.body.length + 10_000);
-    const again = await call(
-      stack,
-      admin,
-      'POST',
-      '/api/v1/hr/positions/import/commit',
-      { batchId: preview.body.batchId },
-      idempotencyKey(),
-    );
+    const again = await commitImport(stack, admin, '/api/v1/hr/positions', preview.body.batchId);
     expect(again.body.code).toBe('IMPORT_BATCH_COMMITTED');
   });
 
@@ -246,14 +249,7 @@ describe('reference books, import and the trash', () => {
     });
     expect(preview.body.diff).toMatchObject({ created: 1, unchanged: 1, deactivated: 1 });
     expect(preview.body.diff.errors.map((error: { row: number }) => error.row)).toEqual([2, 3]);
-    const commit = await call(
-      stack,
-      admin,
-      'POST',
-      '/api/v1/core/tmc-categories/import/commit',
-      { batchId: preview.body.batchId },
-      idempotencyKey(),
-    );
+    const commit = await commitImport(stack, admin, '/api/v1/core/tmc-categories', preview.body.batchId);
     expect(commit.body.code).toBe('IMPORT_BATCH_INVALID');
   });
 

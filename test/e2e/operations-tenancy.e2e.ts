@@ -10,9 +10,10 @@ import {
   idempotencyKey,
   login,
   OPERATIONS_ENV,
+  otherOrganization,
   sample,
   sampleBody,
-  SUPER_ADMIN,
+  type OtherOrganization,
   type Session,
 } from '../support/operations.js';
 import { referenceFields, type ReferenceField } from '../../contracts/references.js';
@@ -30,33 +31,17 @@ import { startStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 const sessions = new Map<OperationsRole, Session>();
-let other: { organizationId: string; admin: Session };
+let other: OtherOrganization;
 /** Ids of records of the other organization, by the path prefix (or path parameter) that names them. */
 const foreign = new Map<string, string>();
-
-async function otherOrganization(root: Session) {
-  const created = await call(stack, root, 'POST', '/api/v1/core/organizations', { slug: 'other-co', name: 'Other Co' }, idempotencyKey());
-  expect(created.status).toBe(201);
-  const email = 'admin@other.example.org';
-  const user = await call(stack, root, 'POST', '/api/v1/iam/users', {
-    email,
-    password: 'other-password',
-    name: 'Other Admin',
-    roles: ['Admin'],
-    organizationId: created.body.id,
-  });
-  expect(user.status).toBe(201);
-  return { organizationId: created.body.id as string, admin: await login(stack, email, 'other-password') };
-}
 
 beforeAll(async () => {
   // The foreign webhook endpoint targets loopback.
   stack = await startStack({ ...OPERATIONS_ENV, WEBHOOK_ALLOW_PRIVATE: 'true' });
   for (const role of OPERATIONS_ROLES) sessions.set(role, await login(stack, demoEmail(role)));
-  const root = await login(stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
-  other = await otherOrganization(root);
+  other = await otherOrganization(stack, 'other-co', 'Other Co');
   for (const provide of FOREIGN_RECORDS) {
-    for (const [key, id] of Object.entries(await provide({ stack, root, ...other }))) foreign.set(key, id);
+    for (const [key, id] of Object.entries(await provide({ stack, ...other }))) foreign.set(key, id);
   }
 });
 afterAll(async () => {

@@ -12,13 +12,13 @@ import { WebhookDispatcher } from '../../subgraphs/operations/webhooks/webhook-d
 import { createLogger } from '../../runtime/logger.js';
 import {
   call,
+  commitImport,
   demoEmail,
   fillPath,
-  idempotencyKey,
   login,
   OPERATIONS_ENV,
+  otherOrganization,
   sampleBody,
-  SUPER_ADMIN,
   type Session,
 } from '../support/operations.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -119,14 +119,7 @@ async function ping(session: Session, endpoint: string): Promise<string> {
 /** Imports one position in the demo organization: a real domain event (`core.reference-book.imported`). */
 async function importPosition(code: string): Promise<string> {
   const preview = await call(stack, admin, 'POST', '/api/v1/hr/positions/import/preview', { rows: [{ code, name: code }] });
-  const commit = await call(
-    stack,
-    admin,
-    'POST',
-    '/api/v1/hr/positions/import/commit',
-    { batchId: preview.body.batchId },
-    idempotencyKey(),
-  );
+  const commit = await commitImport(stack, admin, '/api/v1/hr/positions', preview.body.batchId);
   expect(commit.status).toBe(200);
   return commit.body.eventId as string;
 }
@@ -139,23 +132,7 @@ beforeAll(async () => {
   // The receiver lives on loopback, which webhook targets may be only when allowed.
   stack = await startStack({ ...OPERATIONS_ENV, WEBHOOK_ALLOW_PRIVATE: 'true' });
   admin = await login(stack, demoEmail('Admin'));
-  const root = await login(stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
-  const organization = await call(
-    stack,
-    root,
-    'POST',
-    '/api/v1/core/organizations',
-    { slug: 'hook-co', name: 'Hook Co' },
-    idempotencyKey(),
-  );
-  await call(stack, root, 'POST', '/api/v1/iam/users', {
-    email: 'admin@hook.example.org',
-    password: 'hook-password',
-    name: 'Hook Admin',
-    roles: ['Admin'],
-    organizationId: organization.body.id,
-  });
-  other = await login(stack, 'admin@hook.example.org', 'hook-password');
+  other = (await otherOrganization(stack, 'hook-co', 'Hook Co')).admin;
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
 });

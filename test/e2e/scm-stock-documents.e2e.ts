@@ -11,23 +11,20 @@ import { StockLedger } from '../../subgraphs/operations/scm/stock/stock-ledger.j
 import { TmcUsageService } from '../../subgraphs/operations/scm/stock/tmc-usage.service.js';
 import { WarehouseService } from '../../subgraphs/operations/scm/stock/warehouse.service.js';
 import { openOrm, type SubgraphOrm } from '../../subgraphs/shared/orm.js';
-import { demoEmail, login, OPERATIONS_ENV, type Session } from '../support/operations.js';
-import { INVENTORIES, REQUESTS, StockFixtures } from '../support/scm.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { type Session } from '../support/operations.js';
+import { INVENTORIES, REQUESTS, type StockFixtures, startStockWorld } from '../support/scm.js';
+import type { TestStack } from '../support/stack.js';
 
 /** TMC requests and inventories over REST, and the usage write-off other modules' workflows call in-process. */
 
 let stack: TestStack;
 let stock: StockFixtures;
 let db: pg.Client;
-const sessions = {} as Record<OperationsRole, Session>;
+let sessions: Record<OperationsRole, Session>;
 let objects: Record<string, string>;
 
 beforeAll(async () => {
-  stack = await startStack({ ...OPERATIONS_ENV });
-  for (const role of ['Supply', 'Admin', 'CEO', 'Engineer', 'Foreman'] as const) sessions[role] = await login(stack, demoEmail(role));
-  stock = new StockFixtures(stack, sessions.Supply);
-  objects = await stock.objects();
+  ({ stack, sessions, stock, objects } = await startStockWorld(['Admin', 'CEO', 'Engineer', 'Foreman']));
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
 });

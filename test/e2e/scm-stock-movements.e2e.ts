@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationsRole } from '../../contracts/access.js';
-import { demoEmail, login, OPERATIONS_ENV, type Session } from '../support/operations.js';
-import { StockFixtures, TRANSFERS, WRITE_OFFS } from '../support/scm.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { type Session } from '../support/operations.js';
+import { type StockFixtures, startStockWorld, TRANSFERS, WRITE_OFFS } from '../support/scm.js';
+import type { TestStack } from '../support/stack.js';
 
 /** Write-off acts and transfers over REST: stock never below zero, even under concurrent write-offs. */
 
 let stack: TestStack;
 let stock: StockFixtures;
-const sessions = {} as Record<OperationsRole, Session>;
+let sessions: Record<OperationsRole, Session>;
 let objects: Record<string, string>;
 
 beforeAll(async () => {
-  stack = await startStack({ ...OPERATIONS_ENV });
-  for (const role of ['Supply', 'Admin', 'CEO', 'Mechanic', 'Foreman'] as const) sessions[role] = await login(stack, demoEmail(role));
-  stock = new StockFixtures(stack, sessions.Supply);
-  objects = await stock.objects();
+  ({ stack, sessions, stock, objects } = await startStockWorld(['Admin', 'CEO', 'Mechanic', 'Foreman']));
 });
 afterAll(async () => {
   await stack?.stop();

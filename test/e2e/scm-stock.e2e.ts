@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationsRole } from '../../contracts/access.js';
-import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, type Session } from '../support/operations.js';
-import { BALANCES, ITEMS, RECEIPTS, StockFixtures, WAREHOUSES } from '../support/scm.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { call, idempotencyKey, type Session } from '../support/operations.js';
+import { BALANCES, ITEMS, RECEIPTS, type StockFixtures, startStockWorld, WAREHOUSES } from '../support/scm.js';
+import type { TestStack } from '../support/stack.js';
 
 /** Warehouses, TMC items, receipts with their prices, and balances with minimums, over REST and GraphQL. */
 
 let stack: TestStack;
 let stock: StockFixtures;
-const sessions = {} as Record<OperationsRole, Session>;
+let sessions: Record<OperationsRole, Session>;
 let objects: Record<string, string>;
 
 beforeAll(async () => {
-  stack = await startStack({ ...OPERATIONS_ENV });
-  for (const role of ['Supply', 'Admin', 'CEO', 'Foreman', 'Mechanic'] as const) sessions[role] = await login(stack, demoEmail(role));
-  stock = new StockFixtures(stack, sessions.Supply);
-  objects = await stock.objects();
+  ({ stack, sessions, stock, objects } = await startStockWorld(['Admin', 'CEO', 'Foreman', 'Mechanic']));
 });
 afterAll(async () => {
   await stack?.stop();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, SUPER_ADMIN, type Session } from '../support/operations.js';
+import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, otherOrganization, type Session } from '../support/operations.js';
 import { importOne } from '../support/foreign-records/core.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
@@ -21,20 +21,11 @@ const initiate = (entityType: string, entityId: string) =>
 beforeAll(async () => {
   stack = await startStack({ ...OPERATIONS_ENV });
   engineer = await login(stack, demoEmail('Engineer'));
-  const root = await login(stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
-  const created = await call(stack, root, 'POST', '/api/v1/core/organizations', { slug: 'elsewhere', name: 'Elsewhere' }, idempotencyKey());
-  expect(created.status).toBe(201);
-  const email = 'admin@elsewhere.example.org';
-  const user = await call(stack, root, 'POST', '/api/v1/iam/users', {
-    email,
-    password: 'elsewhere-password',
-    name: 'Elsewhere Admin',
-    roles: ['Admin'],
-    organizationId: created.body.id,
-  });
-  expect(user.status).toBe(201);
-  const admin = await login(stack, email, 'elsewhere-password');
-  foreignObject = await importOne({ stack, root, admin, organizationId: created.body.id }, '/api/v1/core/production-objects', 'far');
+  foreignObject = await importOne(
+    { stack, ...(await otherOrganization(stack, 'elsewhere', 'Elsewhere')) },
+    '/api/v1/core/production-objects',
+    'far',
+  );
   ownObject = (await call(stack, engineer, 'GET', '/api/v1/core/production-objects')).body[0].id;
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, adminKey, adminPost, json, RATE_LIMIT_HEADERS } from '../support/library-keys.js';
-import { adminImport } from '../support/library-stack.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { startLibraryStack } from '../support/library-stack.js';
+import type { TestStack } from '../support/stack.js';
 
 /**
  * Cases of a hostile probe of the library: NUL bytes in any string, lengths of
@@ -13,9 +13,7 @@ let stack: TestStack;
 let key: string;
 
 beforeAll(async () => {
-  stack = await startStack({ ADMIN_TOKEN });
-  expect((await adminImport(stack, 'pages')).status).toBe(200);
-  key = (await adminKey(stack, 'unlimited')).key;
+  ({ stack, key } = await startLibraryStack(['pages']));
 });
 afterAll(async () => {
   await stack?.stop();

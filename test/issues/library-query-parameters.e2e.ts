@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, adminKey } from '../support/library-keys.js';
-import { adminImport } from '../support/library-stack.js';
-import { startStack, type TestStack } from '../support/stack.js';
+import { startLibraryStack } from '../support/library-stack.js';
+import type { TestStack } from '../support/stack.js';
 
 /**
  * Every typed query parameter of the library's `/v1` reads answers a value of the wrong
@@ -24,9 +23,7 @@ interface Parameter {
 let document: { paths: Record<string, { get?: { parameters?: Parameter[]; responses: Record<string, unknown> } }> };
 
 beforeAll(async () => {
-  stack = await startStack({ ADMIN_TOKEN });
-  expect((await adminImport(stack, 'pages')).status).toBe(200);
-  key = (await adminKey(stack, 'unlimited')).key;
+  ({ stack, key } = await startLibraryStack(['pages']));
   document = (await (await stack.fetch('/openapi.json')).json()) as typeof document;
 });
 afterAll(async () => {

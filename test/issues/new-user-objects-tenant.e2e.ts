@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, SUPER_ADMIN, type Session } from '../support/operations.js';
+import { call, demoEmail, login, OPERATIONS_ENV, otherOrganization, type Session } from '../support/operations.js';
 import { importOne } from '../support/foreign-records/core.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
@@ -36,21 +36,10 @@ const shape = (body: Record<string, unknown>, id: string) =>
 beforeAll(async () => {
   stack = await startStack({ ...OPERATIONS_ENV });
   admin = await login(stack, demoEmail('Admin'));
-  root = await login(stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
-  const created = await call(stack, root, 'POST', '/api/v1/core/organizations', { slug: 'elsewhere', name: 'Elsewhere' }, idempotencyKey());
-  expect(created.status).toBe(201);
-  elsewhere = created.body.id;
-  const email = 'admin@elsewhere.example.org';
-  const user = await call(stack, root, 'POST', '/api/v1/iam/users', {
-    email,
-    password: 'elsewhere-password',
-    name: 'Elsewhere Admin',
-    roles: ['Admin'],
-    organizationId: elsewhere,
-  });
-  expect(user.status).toBe(201);
-  const theirAdmin = await login(stack, email, 'elsewhere-password');
-  foreignObject = await importOne({ stack, root, admin: theirAdmin, organizationId: elsewhere }, '/api/v1/core/production-objects', 'far');
+  const theirs = await otherOrganization(stack, 'elsewhere', 'Elsewhere');
+  root = theirs.root;
+  elsewhere = theirs.organizationId;
+  foreignObject = await importOne({ stack, ...theirs }, '/api/v1/core/production-objects', 'far');
   ownObject = (await call(stack, admin, 'GET', '/api/v1/core/production-objects')).body[0].id;
 });
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, SUPER_ADMIN, type Session } from '../support/operations.js';
+import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, otherOrganization, type Session } from '../support/operations.js';
 import { importOne } from '../support/foreign-records/core.js';
 import { StockFixtures } from '../support/scm.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -31,25 +31,13 @@ beforeAll(async () => {
   stock = new StockFixtures(stack, supply);
   warehouseId = await stock.warehouse(Object.values(await stock.objects())[0]!);
   itemId = await stock.item();
-  const root = await login(stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
-  const created = await call(stack, root, 'POST', '/api/v1/core/organizations', { slug: 'elsewhere', name: 'Elsewhere' }, idempotencyKey());
-  expect(created.status).toBe(201);
-  const email = 'admin@elsewhere.example.org';
-  const user = await call(stack, root, 'POST', '/api/v1/iam/users', {
-    email,
-    password: 'elsewhere-password',
-    name: 'Elsewhere Admin',
-    roles: ['Admin'],
-    organizationId: created.body.id,
-  });
-  expect(user.status).toBe(201);
-  const admin = await login(stack, email, 'elsewhere-password');
-  const context = { stack, root, admin, organizationId: created.body.id as string };
+  const elsewhere = await otherOrganization(stack, 'elsewhere', 'Elsewhere');
+  const context = { stack, ...elsewhere };
   const objectId = await importOne(context, '/api/v1/core/production-objects', 'far');
   const positionId = await importOne(context, '/api/v1/hr/positions', 'far-position');
   const hired = await call(
     stack,
-    admin,
+    elsewhere.admin,
     'POST',
     '/api/v1/hr/personnel',
     { fullName: 'Far Storekeeper', tabNumber: 'FAR-1', positionId, objectId, hiredAt: '2020-01-01' },

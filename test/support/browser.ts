@@ -14,3 +14,17 @@ export function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+/** Opens `url` in a new page and records every request it makes and every problem the browser reports (CSP refusals included). */
+export async function visit(browser: Browser, url: string) {
+  const page = await browser.newPage();
+  const requests: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  const response = await page.goto(url, { waitUntil: 'load' });
+  return { page, response, requests, problems };
+}

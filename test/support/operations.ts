@@ -69,6 +69,39 @@ export async function call(
 
 export const idempotencyKey = () => ({ 'idempotency-key': randomUUID() });
 
+/** Commits a previewed reference-book import (`<book path>/import/commit`) as `session`; the answer as it is. */
+export const commitImport = (stack: Pick<TestStack, 'fetch'>, session: Session, bookPath: string, batchId: string): Promise<Call> =>
+  call(stack, session, 'POST', `${bookPath}/import/commit`, { batchId }, idempotencyKey());
+
+export interface OtherOrganization {
+  readonly organizationId: string;
+  /** The organization's Admin, signed in: `admin@<slug>.example.org`. */
+  readonly admin: Session;
+  /** The super-admin who created it, signed in. */
+  readonly root: Session;
+}
+
+/**
+ * Another organization beside the demo one, created by the super-admin, with an Admin of its
+ * own signed in: what a tenant-isolation test calls "theirs". A refusal throws with the answer.
+ */
+export async function otherOrganization(stack: Pick<TestStack, 'fetch'>, slug: string, name: string): Promise<OtherOrganization> {
+  const root = await login(stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
+  const created = await call(stack, root, 'POST', '/api/v1/core/organizations', { slug, name }, idempotencyKey());
+  if (created.status !== 201) throw new Error(`organization ${slug}: ${created.status} ${JSON.stringify(created.body)}`);
+  const email = `admin@${slug}.example.org`;
+  const password = `${slug}-password`;
+  const user = await call(stack, root, 'POST', '/api/v1/iam/users', {
+    email,
+    password,
+    name: `${name} Admin`,
+    roles: ['Admin'],
+    organizationId: created.body.id,
+  });
+  if (user.status !== 201) throw new Error(`Admin of ${slug}: ${user.status} ${JSON.stringify(user.body)}`);
+  return { organizationId: created.body.id as string, admin: await login(stack, email, password), root };
+}
+
 /** A value a field's schema accepts, for calls whose input only has to pass validation. */
 export function sample(schema: z.ZodType): unknown {
   const { base, optional } = unwrap(schema);

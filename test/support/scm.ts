@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { call, demoEmail, idempotencyKey, login, type Call, type Session } from './operations.js';
-import type { TestStack } from './stack.js';
+import type { OperationsRole } from '../../contracts/access.js';
+import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, type Call, type Session } from './operations.js';
+import { startStack, type TestStack } from './stack.js';
 
 /** Stock fixtures for the suppliers and stock tests: warehouses, items, receipts and balances over REST. */
 
@@ -119,4 +120,21 @@ export class StockFixtures {
   async itemCard(itemId: string): Promise<Record<string, unknown>> {
     return (await this.get(this.keeper, `${ITEMS}/${itemId}`)).body;
   }
+}
+
+/** What the stock tests stand on: an operations stack, the demo organization's users of `roles` signed in, fixtures kept by its Supply user. */
+export interface StockWorld {
+  readonly stack: TestStack;
+  readonly sessions: Record<OperationsRole, Session>;
+  readonly stock: StockFixtures;
+  /** The demo organization's production objects by code (`NORTH`, `SOUTH`). */
+  readonly objects: Record<string, string>;
+}
+
+export async function startStockWorld(roles: readonly OperationsRole[]): Promise<StockWorld> {
+  const stack = await startStack({ ...OPERATIONS_ENV });
+  const sessions = {} as Record<OperationsRole, Session>;
+  for (const role of new Set<OperationsRole>(['Supply', ...roles])) sessions[role] = await login(stack, demoEmail(role));
+  const stock = new StockFixtures(stack, sessions.Supply);
+  return { stack, sessions, stock, objects: await stock.objects() };
 }

@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, timestamptz, updatedAt } from '../domain-columns.js';
+import { tenantKey, timestamps, timestamptz } from '../domain-columns.js';
 
 /** A file in object storage attached to a record; `size` and `sha256` are known once the upload is confirmed. */
 export const DocumentEntity = defineEntity({
   name: 'Document',
   tableName: 'document',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     entityType: p.string().length(100),
     entityId: p.uuid(),
     filename: p.string().length(255),
@@ -22,8 +21,7 @@ export const DocumentEntity = defineEntity({
     createdBy: p.uuid().nullable(),
     confirmedBy: p.uuid().nullable(),
     confirmedAt: timestamptz().nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

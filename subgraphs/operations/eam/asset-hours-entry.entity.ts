@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, updatedAt } from '../domain-columns.js';
+import { tenantKey, timestamps } from '../domain-columns.js';
 
 /** The machine-hours ledger: a run of an asset (from a shift report) and, once, its reversal. */
 export const AssetHoursEntryEntity = defineEntity({
   name: 'AssetHoursEntry',
   tableName: 'asset_hours_entry',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     assetId: p.uuid(),
     objectId: p.uuid(),
     kind: p.enum(['run', 'reversal'] as const).columnType('varchar(16)'),
@@ -20,8 +19,7 @@ export const AssetHoursEntryEntity = defineEntity({
     actorId: p.uuid().nullable(),
     reversalOfId: p.uuid().nullable(),
     reversedById: p.uuid().nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

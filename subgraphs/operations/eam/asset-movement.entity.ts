@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, timestamptz, updatedAt } from '../domain-columns.js';
+import { tenantKey, timestamps, timestamptz } from '../domain-columns.js';
 
 /** The movements journal of assets (seed 002's five ops): transfers between objects, conservation and repair. */
 export const AssetMovementEntity = defineEntity({
   name: 'AssetMovement',
   tableName: 'asset_movement',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     assetId: p.uuid(),
     /** The kind of movement; the migrations' check constraint lists the allowed values. */
     op: p.string().length(24),
@@ -18,8 +17,7 @@ export const AssetMovementEntity = defineEntity({
     occurredAt: timestamptz().defaultRaw('clock_timestamp()'),
     reason: p.string().length(2000).nullable(),
     maintenanceId: p.uuid().nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     sagaId: p.uuid().nullable(),
   },
 });

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, timestamptz, updatedAt } from '../domain-columns.js';
+import { tenantKey, timestamps, timestamptz } from '../domain-columns.js';
 
 /**
  * A machine or piece of equipment at a production object. `maintenanceId` is set exactly while the status
@@ -9,8 +9,7 @@ export const AssetEntity = defineEntity({
   name: 'Asset',
   tableName: 'asset',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     inventoryNumber: p.string().length(20),
     name: p.string().length(200),
     assetClassId: p.uuid(),
@@ -27,8 +26,7 @@ export const AssetEntity = defineEntity({
     decommissionedBy: p.uuid().nullable(),
     decommissionCoApprovedBy: p.uuid().nullable(),
     decommissionReason: p.string().length(1000).nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     machineHours: p.decimal().precision(14).scale(2).defaultRaw('0'),
     meterReading: p.decimal().precision(14).scale(2).nullable(),
   },

@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, timestamptz, updatedAt } from '../domain-columns.js';
+import { tenantKey, timestamps, timestamptz } from '../domain-columns.js';
 
 /** A planned maintenance or repair of an asset; at most one per asset is in progress. */
 export const MaintenanceRecordEntity = defineEntity({
   name: 'MaintenanceRecord',
   tableName: 'maintenance_record',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     assetId: p.uuid(),
     objectId: p.uuid(),
     kind: p
@@ -28,8 +27,7 @@ export const MaintenanceRecordEntity = defineEntity({
     notes: p.string().length(2000).nullable(),
     performedBy: p.uuid().nullable(),
     createdBy: p.uuid().nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, timestamptz, updatedAt } from '../domain-columns.js';
+import { tenantKey, timestamps, timestamptz } from '../domain-columns.js';
 
 /** A request for a fuel delivery to a tank, from draft to fulfilled by a supply. */
 export const FuelSupplyRequestEntity = defineEntity({
   name: 'FuelSupplyRequest',
   tableName: 'fuel_supply_request',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     tankId: p.uuid(),
     objectId: p.uuid(),
     requestedVolumeLiters: p.decimal().columnType('numeric'),
@@ -29,8 +28,7 @@ export const FuelSupplyRequestEntity = defineEntity({
     fulfilledQuantityLiters: p.decimal().columnType('numeric').nullable(),
     fulfilledAt: timestamptz().nullable(),
     lastReturnComment: p.string().length(2000).nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

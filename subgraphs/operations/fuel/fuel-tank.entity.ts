@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, updatedAt } from '../domain-columns.js';
+import { tenantKey, timestamps } from '../domain-columns.js';
 
 /**
  * A fuel tank at a production object. Litres are exact decimals (strings); `statusDerived` is computed by
@@ -9,8 +9,7 @@ export const FuelTankEntity = defineEntity({
   name: 'FuelTank',
   tableName: 'fuel_tank',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     objectId: p.uuid(),
     code: p.string().length(64),
     capacityLiters: p.decimal().columnType('numeric'),
@@ -24,8 +23,7 @@ export const FuelTankEntity = defineEntity({
         `(case when "current_balance_liters" <= "min_level_liters" then 'critical' when "current_balance_liters" <= "min_level_liters" * 1.2 then 'attention' else 'normal' end) stored`,
       )
       .nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, timestamptz, updatedAt } from '../domain-columns.js';
+import { tenantKey, timestamps, timestamptz } from '../domain-columns.js';
 
 /**
  * A brigade at a production object; `isActive` is computed by the database from the status. Goes to the
@@ -9,8 +9,7 @@ export const BrigadeEntity = defineEntity({
   name: 'Brigade',
   tableName: 'brigade',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     name: p.string().length(200),
     objectId: p.uuid(),
     workType: p.enum(['drilling', 'blasting', 'auxiliary'] as const).columnType('varchar(16)'),
@@ -21,8 +20,7 @@ export const BrigadeEntity = defineEntity({
       .default('active'),
     isActive: p.boolean().generated(`("status" = 'active') stored`).nullable(),
     disbandedAt: timestamptz().nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     deletedAt: timestamptz().nullable(),
   },
 });
@@ -34,14 +32,12 @@ export const BrigadeMembershipEntity = defineEntity({
   name: 'BrigadeMembership',
   tableName: 'brigade_membership',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     brigadeId: p.uuid(),
     personnelId: p.uuid(),
     fromDate: p.date(),
     toDate: p.date().nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

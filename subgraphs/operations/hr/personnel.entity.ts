@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, updatedAt } from '../domain-columns.js';
+import { tenantKey, timestamps } from '../domain-columns.js';
 
 /** An employee of an organization; `terminatedAt` is set exactly when the status is `terminated`. */
 export const PersonnelEntity = defineEntity({
   name: 'Personnel',
   tableName: 'personnel',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     fullName: p.string().length(200),
     tabNumber: p.string().length(50),
     birthDate: p.date().nullable(),
@@ -24,8 +23,7 @@ export const PersonnelEntity = defineEntity({
     terminationReason: p.string().length(500).nullable(),
     arrivalDate: p.date().nullable(),
     expectedReturnDate: p.date().nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
@@ -36,15 +34,13 @@ export const PersonnelTransferEntity = defineEntity({
   name: 'PersonnelTransfer',
   tableName: 'personnel_transfer',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     personnelId: p.uuid(),
     fromObjectId: p.uuid().nullable(),
     toObjectId: p.uuid(),
     reason: p.string().length(1000),
     effectiveFrom: p.date(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

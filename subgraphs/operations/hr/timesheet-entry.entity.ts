@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt } from '../domain-columns.js';
+import { createdAt, tenantKey } from '../domain-columns.js';
 
 /** An employee's hours in one shift, written when a shift report is approved (one row per personnel entry). */
 export const TimesheetEntryEntity = defineEntity({
   name: 'TimesheetEntry',
   tableName: 'timesheet_entry',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     personnelId: p.uuid(),
     positionId: p.uuid(),
     objectId: p.uuid(),

@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt } from '../domain-columns.js';
+import { createdAt, tenantKey } from '../domain-columns.js';
 
 /** Availability and utilization of a machine in one shift, summed over its stints. */
 export const AssetShiftCoefficientEntity = defineEntity({
   name: 'AssetShiftCoefficient',
   tableName: 'asset_shift_coefficient',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     assetId: p.uuid(),
     productionObjectId: p.uuid(),
     assetUsageId: p.uuid(),

@@ -1,28 +1,31 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, updatedAt } from '../domain-columns.js';
+import { createdAt, tenantKey, timestamps } from '../domain-columns.js';
+
+/** The figures a day's totals and each report's share of them are kept in, every one zero until a report adds to it. */
+const productionFigures = () => ({
+  holesDrilled: p.decimal().columnType('numeric').defaultRaw('0'),
+  depthMeters: p.decimal().precision(20).scale(2).defaultRaw('0'),
+  blocksBlasted: p.decimal().columnType('numeric').defaultRaw('0'),
+  explosiveKg: p.decimal().precision(20).scale(3).defaultRaw('0'),
+  fuelIssuedLiters: p.decimal().precision(20).scale(3).defaultRaw('0'),
+  fuelConsumedLiters: p.decimal().precision(20).scale(3).defaultRaw('0'),
+  machineHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
+  downtimeHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
+  personnelHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
+  personnelDowntimeHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
+});
 
 /** Production figures of an object and day: the totals of its approved reports (`reports` counts them). */
 export const ProductionStatisticEntity = defineEntity({
   name: 'ProductionStatistic',
   tableName: 'production_statistic',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     productionObjectId: p.uuid(),
     statDate: p.date(),
     reports: p.integer().default(0),
-    holesDrilled: p.decimal().columnType('numeric').defaultRaw('0'),
-    depthMeters: p.decimal().precision(20).scale(2).defaultRaw('0'),
-    blocksBlasted: p.decimal().columnType('numeric').defaultRaw('0'),
-    explosiveKg: p.decimal().precision(20).scale(3).defaultRaw('0'),
-    fuelIssuedLiters: p.decimal().precision(20).scale(3).defaultRaw('0'),
-    fuelConsumedLiters: p.decimal().precision(20).scale(3).defaultRaw('0'),
-    machineHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
-    downtimeHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
-    personnelHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
-    personnelDowntimeHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...productionFigures(),
+    ...timestamps(),
   },
 });
 
@@ -33,22 +36,12 @@ export const ProductionStatisticEntryEntity = defineEntity({
   name: 'ProductionStatisticEntry',
   tableName: 'production_statistic_entry',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     productionObjectId: p.uuid(),
     statDate: p.date(),
     shiftReportId: p.uuid(),
     sagaId: p.uuid().nullable(),
-    holesDrilled: p.decimal().columnType('numeric').defaultRaw('0'),
-    depthMeters: p.decimal().precision(20).scale(2).defaultRaw('0'),
-    blocksBlasted: p.decimal().columnType('numeric').defaultRaw('0'),
-    explosiveKg: p.decimal().precision(20).scale(3).defaultRaw('0'),
-    fuelIssuedLiters: p.decimal().precision(20).scale(3).defaultRaw('0'),
-    fuelConsumedLiters: p.decimal().precision(20).scale(3).defaultRaw('0'),
-    machineHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
-    downtimeHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
-    personnelHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
-    personnelDowntimeHours: p.decimal().precision(20).scale(2).defaultRaw('0'),
+    ...productionFigures(),
     createdAt: createdAt(),
   },
 });

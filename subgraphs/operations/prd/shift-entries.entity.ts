@@ -1,21 +1,19 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, timestamptz, updatedAt } from '../domain-columns.js';
+import { createdAt, tenantKey, timestamps, timestamptz } from '../domain-columns.js';
 
 /** Hours an employee worked in the shift (a report may hold several stints per employee). */
 export const ShiftPersonnelEntryEntity = defineEntity({
   name: 'ShiftPersonnelEntry',
   tableName: 'shift_personnel_entry',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     shiftReportId: p.uuid(),
     objectId: p.uuid(),
     personnelId: p.uuid(),
     positionId: p.uuid(),
     hoursWorked: p.decimal().precision(4).scale(2),
     downtimeHours: p.decimal().precision(4).scale(2),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
@@ -26,8 +24,7 @@ export const ShiftAssetUsageEntity = defineEntity({
   name: 'ShiftAssetUsage',
   tableName: 'shift_asset_usage',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     shiftReportId: p.uuid(),
     objectId: p.uuid(),
     assetId: p.uuid(),
@@ -35,8 +32,7 @@ export const ShiftAssetUsageEntity = defineEntity({
     hoursWorked: p.decimal().precision(4).scale(2),
     meterReadingStart: p.decimal().precision(14).scale(2),
     meterReadingEnd: p.decimal().precision(14).scale(2),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
@@ -47,8 +43,7 @@ export const ShiftDrillingEntryEntity = defineEntity({
   name: 'ShiftDrillingEntry',
   tableName: 'shift_drilling_entry',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     shiftReportId: p.uuid(),
     objectId: p.uuid(),
     assetUsageId: p.uuid(),
@@ -66,8 +61,7 @@ export const ShiftBlastingEntryEntity = defineEntity({
   name: 'ShiftBlastingEntry',
   tableName: 'shift_blasting_entry',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     shiftReportId: p.uuid(),
     objectId: p.uuid(),
     blocksBlasted: p.integer(),
@@ -85,8 +79,7 @@ export const ShiftFuelEntryEntity = defineEntity({
   name: 'ShiftFuelEntry',
   tableName: 'shift_fuel_entry',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     shiftReportId: p.uuid(),
     objectId: p.uuid(),
     assetUsageId: p.uuid(),
@@ -105,8 +98,7 @@ export const ShiftDowntimeEntryEntity = defineEntity({
   name: 'ShiftDowntimeEntry',
   tableName: 'shift_downtime_entry',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     shiftReportId: p.uuid(),
     objectId: p.uuid(),
     assetUsageId: p.uuid().nullable(),
@@ -125,8 +117,7 @@ export const ShiftMaterialUsageEntity = defineEntity({
   name: 'ShiftMaterialUsage',
   tableName: 'shift_material_usage',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     shiftReportId: p.uuid(),
     objectId: p.uuid(),
     assetUsageId: p.uuid().nullable(),

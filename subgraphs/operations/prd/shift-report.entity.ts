@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, timestamptz, updatedAt } from '../domain-columns.js';
+import { tenantKey, timestamps, timestamptz } from '../domain-columns.js';
 
 /** A shift report of a production object; one per shift unless rejected. */
 export const ShiftReportEntity = defineEntity({
   name: 'ShiftReport',
   tableName: 'shift_report',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: p.uuid(),
+    ...tenantKey(),
     productionObjectId: p.uuid(),
     shiftDate: p.date(),
     shiftType: p.enum(['day', 'night'] as const).columnType('varchar(8)'),
@@ -25,8 +24,7 @@ export const ShiftReportEntity = defineEntity({
     rejectedBy: p.uuid().nullable(),
     rejectedAt: timestamptz().nullable(),
     rejectReason: p.string().length(500).nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

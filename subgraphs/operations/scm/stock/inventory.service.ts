@@ -9,7 +9,7 @@ import type { Principal } from '../../core/principal.js';
 import { recordMapper } from '../../core/rows.js';
 import { transition } from '../../core/state-machine.js';
 import { inventoryMachine } from '../machines.js';
-import { violatedUnique } from '../pg-values.js';
+import { flushUnique } from '../pg-values.js';
 import { ScmError } from '../scm.errors.js';
 import { linesOf } from './document-lines.js';
 import type { StockLedger } from './stock-ledger.js';
@@ -43,21 +43,15 @@ export class InventoryService {
 
   async start(em: EntityManager, caller: Principal, input: ContractInput<typeof scmStartTmcInventory>): Promise<InventoryData> {
     const warehouse = await this.warehouses.ref(em, input.warehouseId, 'warehouseId');
-    let id: string;
-    try {
-      const inventory = em.create(TmcInventoryEntity, {
-        warehouseId: warehouse.id,
-        objectId: warehouse.objectId,
-        inventoryDate: input.inventoryDate,
-        responsibleId: caller.userId,
-        documentReference: input.documentReference ?? null,
-      });
-      await em.flush();
-      id = inventory.id;
-    } catch (error) {
-      if (violatedUnique(error) !== undefined) throw ScmError.inventoryInProgress();
-      throw error;
-    }
+    const inventory = em.create(TmcInventoryEntity, {
+      warehouseId: warehouse.id,
+      objectId: warehouse.objectId,
+      inventoryDate: input.inventoryDate,
+      responsibleId: caller.userId,
+      documentReference: input.documentReference ?? null,
+    });
+    await flushUnique(em, () => ScmError.inventoryInProgress());
+    const id = inventory.id;
     // raw SQL: bulk insert of the warehouse's balances as the expected quantities.
     await em.execute(
       `insert into ${LINE_TABLE} ("tmc_inventory_id", "line_no", "item_id", "expected_quantity")

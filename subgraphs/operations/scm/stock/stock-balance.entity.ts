@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, currentOrganization, updatedAt } from '../../domain-columns.js';
+import { currentOrganization, timestamps } from '../../domain-columns.js';
 
 /** The quantity of one item in one warehouse, changed only by the stock ledger (SQL with row locks). */
 export const StockBalanceEntity = defineEntity({
@@ -13,8 +13,7 @@ export const StockBalanceEntity = defineEntity({
     itemId: p.uuid(),
     quantity: p.decimal().precision(20).scale(3).defaultRaw('0'),
     minQuantity: p.decimal().precision(20).scale(3).nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

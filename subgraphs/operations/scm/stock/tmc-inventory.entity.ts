@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, currentOrganization, timestamptz, updatedAt } from '../../domain-columns.js';
+import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
 
 /** A stocktaking of a warehouse; at most one in progress per warehouse. */
 export const TmcInventoryEntity = defineEntity({
@@ -18,8 +18,7 @@ export const TmcInventoryEntity = defineEntity({
       .default('in_progress'),
     completedAt: timestamptz().nullable(),
     documentReference: p.string().length(200).nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
@@ -40,8 +39,7 @@ export const TmcInventoryLineEntity = defineEntity({
     variance: p.decimal().precision(20).scale(3).nullable(),
     note: p.string().length(500).nullable(),
     adjustmentMovementId: p.uuid().nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, currentOrganization, updatedAt } from '../../domain-columns.js';
+import { currentOrganization, timestamps } from '../../domain-columns.js';
 
 /** A stock item (TMC) of the nomenclature; prices are exact decimals (strings). */
 export const TmcItemEntity = defineEntity({
@@ -16,8 +16,7 @@ export const TmcItemEntity = defineEntity({
     lastPurchasePrice: p.decimal().precision(20).scale(2).nullable(),
     weightedAvgPrice: p.decimal().precision(24).scale(4).nullable(),
     active: p.boolean().default(true),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

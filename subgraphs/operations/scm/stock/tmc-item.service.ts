@@ -8,7 +8,7 @@ import { cursorList } from '../../core/cursor-list.js';
 import { recordMapper } from '../../core/rows.js';
 import { requireState } from '../../core/state-machine.js';
 import { tmcItemRules } from '../machines.js';
-import { violatedUnique } from '../pg-values.js';
+import { flushUnique } from '../pg-values.js';
 import { ScmError } from '../scm.errors.js';
 import { likePattern } from '../suppliers/supplier.service.js';
 import { type TmcItem as TmcItemRow, TmcItemEntity } from './tmc-item.entity.js';
@@ -24,22 +24,17 @@ export type NewItem = ContractInput<typeof scmCreateTmcItem>;
 export class TmcItemService {
   async create(em: EntityManager, input: NewItem): Promise<ItemData> {
     const price = input.initialPrice === undefined ? null : String(input.initialPrice);
-    try {
-      const item = em.create(TmcItemEntity, {
-        nomenclatureCode: input.nomenclatureCode,
-        name: input.name,
-        category: input.category as TmcItemRow['category'],
-        unit: input.unit as TmcItemRow['unit'],
-        assetClassId: input.assetClassId ?? null,
-        lastPurchasePrice: price,
-        weightedAvgPrice: price,
-      });
-      await em.flush();
-      return toItem(item);
-    } catch (error) {
-      if (violatedUnique(error) !== undefined) throw ScmError.codeTaken('TMC item', 'nomenclatureCode');
-      throw error;
-    }
+    const item = em.create(TmcItemEntity, {
+      nomenclatureCode: input.nomenclatureCode,
+      name: input.name,
+      category: input.category as TmcItemRow['category'],
+      unit: input.unit as TmcItemRow['unit'],
+      assetClassId: input.assetClassId ?? null,
+      lastPurchasePrice: price,
+      weightedAvgPrice: price,
+    });
+    await flushUnique(em, () => ScmError.codeTaken('TMC item', 'nomenclatureCode'));
+    return toItem(item);
   }
 
   async list(em: EntityManager, input: ContractInput<typeof scmListTmcItems>) {

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, currentOrganization, timestamptz, updatedAt } from '../../domain-columns.js';
+import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
 
 /** The stock ledger: one signed quantity of an item in a warehouse per movement, and, once, its reversal. */
 export const TmcMovementEntity = defineEntity({
@@ -22,8 +22,7 @@ export const TmcMovementEntity = defineEntity({
     reversesId: p.uuid().nullable(),
     occurredAt: timestamptz().defaultRaw('now()'),
     actorId: p.uuid().nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

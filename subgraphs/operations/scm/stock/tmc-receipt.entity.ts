@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, currentOrganization, updatedAt } from '../../domain-columns.js';
+import { currentOrganization, timestamps } from '../../domain-columns.js';
 
 /** A receipt of stock into a warehouse (from a supplier, a transfer or a return). */
 export const TmcReceiptEntity = defineEntity({
@@ -20,8 +20,7 @@ export const TmcReceiptEntity = defineEntity({
     totalAmount: p.decimal().columnType('numeric').defaultRaw('0'),
     lineCount: p.integer(),
     createdBy: p.uuid(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
@@ -40,8 +39,7 @@ export const TmcReceiptLineEntity = defineEntity({
     quantity: p.decimal().precision(20).scale(3),
     price: p.decimal().precision(20).scale(2),
     amount: p.decimal().columnType('numeric'),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

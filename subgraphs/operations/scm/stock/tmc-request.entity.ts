@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, currentOrganization, timestamptz, updatedAt } from '../../domain-columns.js';
+import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
 
 /** A request for stock for a warehouse, from draft to fulfilled by receipts (`linkedInboundIds`). */
 export const TmcRequestEntity = defineEntity({
@@ -27,8 +27,7 @@ export const TmcRequestEntity = defineEntity({
     startedAt: timestamptz().nullable(),
     fulfilledAt: timestamptz().nullable(),
     linkedInboundIds: p.array().columnType('uuid[]').defaultRaw(`'{}'`),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
@@ -45,8 +44,7 @@ export const TmcRequestLineEntity = defineEntity({
     lineNo: p.integer(),
     itemId: p.uuid(),
     quantity: p.decimal().precision(20).scale(3),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, currentOrganization, timestamptz, updatedAt } from '../../domain-columns.js';
+import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
 
 /** A transfer of stock between two warehouses: issued, then confirmed by the receiving end. */
 export const TmcTransferEntity = defineEntity({
@@ -23,8 +23,7 @@ export const TmcTransferEntity = defineEntity({
     confirmedById: p.uuid().nullable(),
     confirmedAt: timestamptz().nullable(),
     note: p.string().length(500).nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
@@ -41,8 +40,7 @@ export const TmcTransferLineEntity = defineEntity({
     lineNo: p.integer(),
     itemId: p.uuid(),
     quantity: p.decimal().precision(20).scale(3),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, currentOrganization, timestamptz, updatedAt } from '../../domain-columns.js';
+import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
 
 /** A write-off of stock from a warehouse to a production object (and possibly an asset). */
 export const TmcWriteOffEntity = defineEntity({
@@ -17,8 +17,7 @@ export const TmcWriteOffEntity = defineEntity({
     occurredAt: timestamptz(),
     lineCount: p.integer(),
     createdBy: p.uuid(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
@@ -36,8 +35,7 @@ export const TmcWriteOffLineEntity = defineEntity({
     itemId: p.uuid(),
     quantity: p.decimal().precision(20).scale(3),
     price: p.decimal().precision(24).scale(4).nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, currentOrganization, updatedAt } from '../../domain-columns.js';
+import { currentOrganization, timestamps } from '../../domain-columns.js';
 
 /** A warehouse at a production object. */
 export const WarehouseEntity = defineEntity({
@@ -12,8 +12,7 @@ export const WarehouseEntity = defineEntity({
     code: p.string().length(64),
     name: p.string().length(200),
     active: p.boolean().default(true),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 

@@ -11,7 +11,7 @@ import { StockBalance, Warehouse } from '../../../../contracts/operations/scm/st
 import { cursorList } from '../../core/cursor-list.js';
 import { recordMapper } from '../../core/rows.js';
 import { ProductionObjectEntity } from '../../reference-books/reference-book.entity.js';
-import { violatedUnique } from '../pg-values.js';
+import { flushUnique } from '../pg-values.js';
 import { ScmError } from '../scm.errors.js';
 import type { WarehouseRef } from './stock-ledger.js';
 import { TmcItemEntity } from './tmc-item.entity.js';
@@ -36,14 +36,9 @@ export class WarehouseService {
   async create(em: EntityManager, input: ContractInput<typeof scmCreateWarehouse>): Promise<WarehouseData> {
     if ((await em.count(ProductionObjectEntity, { id: input.objectId, deletedAt: null })) === 0)
       throw ScmError.notFound('Production object', 'objectId');
-    try {
-      const warehouse = em.create(WarehouseEntity, { objectId: input.objectId, code: input.code, name: input.name });
-      await em.flush();
-      return toWarehouse(warehouse);
-    } catch (error) {
-      if (violatedUnique(error) !== undefined) throw ScmError.codeTaken('warehouse', 'code');
-      throw error;
-    }
+    const warehouse = em.create(WarehouseEntity, { objectId: input.objectId, code: input.code, name: input.name });
+    await flushUnique(em, () => ScmError.codeTaken('warehouse', 'code'));
+    return toWarehouse(warehouse);
   }
 
   async list(em: EntityManager, input: ContractInput<typeof scmListWarehouses>) {

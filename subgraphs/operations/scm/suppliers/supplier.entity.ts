@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { createdAt, currentOrganization, timestamptz, updatedAt } from '../../domain-columns.js';
+import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
 
 /**
  * A supplier of an organization, identified by BIN or IIN. `status` is computed by the database from
@@ -37,8 +37,7 @@ export const SupplierEntity = defineEntity({
     archivedAt: timestamptz().nullable(),
     archivedCoApprovedBy: p.uuid().nullable(),
     createdBy: p.uuid(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
@@ -57,8 +56,7 @@ export const SupplierContactEntity = defineEntity({
     phone: p.string().length(50).nullable(),
     email: p.string().length(254).nullable(),
     isPrimary: p.boolean().default(false),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
@@ -79,8 +77,7 @@ export const SupplierBankAccountEntity = defineEntity({
     currency: p.character().length(3),
     isPrimary: p.boolean().default(false),
     changeReason: p.string().length(1000).nullable(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
 });
 
