@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { publicAccess } from '../access.js';
 import { defineOperation } from '../operation.js';
-import { DOCS_PAGE_HEADERS, renderDocsPage } from '../pages/docs-page.js';
+import { docsPageRoute, openApiRoute } from '../shared/docs.js';
 
 /** The research API's own description, at the well-known address the seed names, and its page `/research/docs`. */
 
@@ -13,11 +13,7 @@ export const researchOpenApi = defineOperation({
   tags: ['health'],
   access: publicAccess(),
   output: z.string(),
-  rest: {
-    method: 'GET',
-    path: '/.well-known/openapi.json',
-    respond: (_data, request) => ({ type: 'application/json', body: { ...request.openapi(), servers: [{ url: request.apiUrl }] } }),
-  },
+  rest: openApiRoute('/.well-known/openapi.json', (request) => request.apiUrl),
 });
 
 export const researchDocs = defineOperation({
@@ -28,14 +24,5 @@ export const researchDocs = defineOperation({
   tags: ['health'],
   access: publicAccess(),
   output: z.string(),
-  rest: {
-    method: 'GET',
-    path: '/research/docs',
-    contentType: 'text/html',
-    respond: (_data, request) => ({
-      type: 'text/html; charset=utf-8',
-      headers: DOCS_PAGE_HEADERS,
-      body: renderDocsPage(request.openapi(), '/.well-known/openapi.json'),
-    }),
-  },
+  rest: docsPageRoute('/research/docs', '/.well-known/openapi.json'),
 });

@@ -1,22 +1,11 @@
 import { z } from 'zod';
 import { publicAccess } from '../access.js';
 import { defineOperation } from '../operation.js';
-import { ServiceHealth } from '../shared/health.js';
+import { componentsByName, healthBody, ServiceHealth } from '../shared/health.js';
 
 /** `GET /health` of the research service. */
 
-const HealthWire = z
-  .object({
-    status: z.enum(['ok', 'down']),
-    service: z.string(),
-    version: z.string(),
-    checkedAt: z.string(),
-    components: z.record(
-      z.string(),
-      z.object({ status: z.enum(['up', 'degraded', 'down']), detail: z.string().nullable(), latencyMs: z.number().nullable() }),
-    ),
-  })
-  .meta({ id: 'ResearchHealthStatus' });
+const HealthWire = healthBody(z.enum(['ok', 'down'])).meta({ id: 'ResearchHealthStatus' });
 
 export const researchHealth = defineOperation({
   service: 'research',
@@ -38,12 +27,7 @@ export const researchHealth = defineOperation({
         service: health.service,
         version: health.version,
         checkedAt: health.checkedAt,
-        components: Object.fromEntries(
-          health.components.map((component) => [
-            component.name,
-            { status: component.status, detail: component.detail, latencyMs: component.latencyMs },
-          ]),
-        ),
+        components: componentsByName(health),
       },
     }),
   },
