@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
@@ -90,28 +90,39 @@ function cpuSeconds(pid: number, children = false): number {
   }
 }
 
+/** The server's processes as README's start runs them: `WEB_CONCURRENCY` HTTP workers, one per core by default. */
+function serverProcesses(): string {
+  const workers = Number(process.env.WEB_CONCURRENCY ?? availableParallelism());
+  return workers > 1 ? `a primary and ${workers} HTTP worker processes` : 'one process';
+}
+
+/** CPU seconds used so far by a process and its children: those running now and those that have exited. */
+function treeCpuSeconds(root: number): number {
+  let total = cpuSeconds(root, true);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(fields[1]) === root) total += cpuSeconds(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
 /**
- * CPU seconds used so far by the server process and by the PostgreSQL cluster (its postmaster, the
- * backends running now and those that have exited), or NaN where `/proc` cannot tell.
+ * CPU seconds used so far by the server (its primary and HTTP worker processes) and by the PostgreSQL
+ * cluster (its postmaster and backends), or NaN where `/proc` cannot tell.
  */
 function cpuUsed(serverPid: number, dataDir: string): { server: number; database: number } {
-  let database = Number.NaN;
   try {
     const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    database = cpuSeconds(postmaster, true);
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        if (Number(fields[1]) === postmaster) database += cpuSeconds(Number(entry));
-      } catch {
-        // the process ended meanwhile
-      }
-    }
+    return { server: treeCpuSeconds(serverPid), database: treeCpuSeconds(postmaster) };
   } catch {
     // not Linux, or the cluster is gone
+    return { server: Number.NaN, database: Number.NaN };
   }
-  return { server: cpuSeconds(serverPid), database };
 }
 
 /** The options this run was given, a kept directory named DIR (its path is this machine's). */
@@ -627,7 +638,7 @@ async function libraryScale(): Promise<string> {
     'again without importing it, so latencies can be taken when the machine is quietest), then `GET /v1/retrieve?q=…&limit=8` with an `unlimited` key through the whole stack',
     `(facade → gateway → library subgraph → PostgreSQL), ${SECONDS} s per row after an 8-connection warm-up of the same`,
     'length; every request is a sample (fetch from this process). Latencies in ms. CPU per request: the CPU time the',
-    'server process (facade, gateway and library subgraph: one Node.js thread) and the PostgreSQL cluster used during',
+    `server (${serverProcesses()}; facade, gateway and library subgraph in each worker) and the PostgreSQL cluster used during`,
     "the row, read from `/proc`, over the row's requests — what bounds the requests per second of an idle machine.",
     `This run: \`npm run bench -- library-scale ${runOptions()}\`.`,
     `Rare-word queries: ${RARE.map((q) => `«${q}»`).join(', ')}.`,
