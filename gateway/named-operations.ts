@@ -13,6 +13,7 @@ import {
   type ParseOptions,
   type ValidationRule,
 } from 'graphql';
+import { CommonErrorCode, wireCode } from '../contracts/errors.js';
 import type { Metrics } from '../runtime/metrics.js';
 import type { GatewayContext } from './context.js';
 
@@ -60,8 +61,8 @@ export interface NamedOperationsOptions {
 }
 
 /** Apollo Server's code for an error that carries none, and for variables that do not coerce. */
-const INTERNAL_SERVER_ERROR = 'INTERNAL_SERVER_ERROR';
-const BAD_USER_INPUT = 'BAD_USER_INPUT';
+const INTERNAL_SERVER_ERROR = wireCode(CommonErrorCode.INTERNAL_SERVER_ERROR);
+const BAD_USER_INPUT = wireCode(CommonErrorCode.BAD_USER_INPUT);
 
 /** Apollo Server's test for a variable coercion failure, which it answers as `BAD_USER_INPUT`. */
 function isBadUserInput(error: GraphQLError): boolean {
