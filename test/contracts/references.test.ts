@@ -78,7 +78,7 @@ describe('the pipeline’s check of references', () => {
       guards: { public: { admit: async () => undefined } },
       references: check,
     });
-  const ctx = { extensions: {} } as never;
+  const ctx = { extensions: {}, headers: {} } as never;
 
   it('runs the service when every id names a visible record', async () => {
     await expect(pipeline(() => 'used').run(contract, ctx, { assetId: ASSET })).resolves.toBe('used');
