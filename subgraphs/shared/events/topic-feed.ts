@@ -55,6 +55,7 @@ export function wakeAfterCommitDdl(feed: TopicFeed): string {
 
 /** Wakes a topic's readers, outside any transaction (`em` not in one): after the commit of a writer that set WAKE_AFTER_COMMIT. */
 export async function wakeTopic(em: EntityManager, feed: TopicFeed, topic: string): Promise<void> {
+  // raw SQL: NOTIFY has no entity form
   await em.execute(`select pg_notify(?, ?)`, [feed.channel, topic]);
 }
 
