@@ -37,7 +37,7 @@ const LIMIT = RETRIEVAL_BOUNDS.limit.default;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 /** Words rare in the corpus: a few hundred to a few tens of thousands of pages per million. */
-const RARE = [
+export const RARE = [
   'المأمون',
   'بغداد دجلة',
   'الصبر على البلاء',

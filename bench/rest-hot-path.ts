@@ -18,19 +18,11 @@ import { SUPERGRAPH_PATH } from '../server/system.js';
 import { SUBGRAPHS } from '../subgraphs/index.js';
 import { startSubgraph, type RunningSubgraph } from '../subgraphs/shared/host.js';
 import { startLibraryServer } from './harness.js';
+import { RARE } from './library-scale.js';
 import { median, table, type BenchModule } from './report.js';
 
-/** Rare-word queries, as the library-scale section's. */
-const QUERIES = [
-  'المأمون',
-  'بغداد دجلة',
-  'الصبر على البلاء',
-  'فضائل القرآن بمكة',
-  'خراسان والري',
-  'البديع في الشعر',
-  'سنة الشمس بالرصد',
-  'أيوب',
-];
+/** Rare-word queries, the library-scale section's. */
+const QUERIES = RARE;
 const OPERATION = 'LibraryRetrieve';
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
