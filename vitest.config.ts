@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
 
 const require = createRequire(import.meta.url);
 
@@ -16,6 +17,12 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['reflect-metadata'],
     pool: 'forks',
+    // A worker process runs file after file without reloading the application's modules for each:
+    // loading them (Apollo, type-graphql, MikroORM, the contracts) cost seconds of CPU per file.
+    // Every file still starts its own stack on its own database; none changes process-wide state
+    // it does not restore.
+    isolate: false,
+    sequence: { sequencer: SlowFirstSequencer },
     // Servers a test starts from main.ts run as one process (several HTTP workers are tested by name).
     env: { WEB_CONCURRENCY: '1' },
     // Whole-stack files wait on PostgreSQL and sockets more than they compute: three files at a
