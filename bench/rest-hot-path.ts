@@ -21,6 +21,8 @@ import { startLibraryServer } from './harness.js';
 import { RARE } from './library-scale.js';
 import { median, table, type BenchModule } from './report.js';
 
+/** Alternating blocks per path and concurrency: blocks of one path differ by a few per cent, the size of the difference measured. */
+const ROUNDS = 10;
 /** Rare-word queries, the library-scale section's. */
 const QUERIES = RARE;
 const OPERATION = 'LibraryRetrieve';
@@ -127,7 +129,7 @@ async function inProcess(): Promise<Array<Array<string | number>>> {
     for (const concurrency of [1, 8]) {
       for (const run of Object.values(paths)) await block(run, 50, concurrency); // warm-up
       const measured = new Map<string, Array<{ cpu: number; rps: number }>>(Object.keys(paths).map((name) => [name, []]));
-      for (let round = 0; round < 4; round++) {
+      for (let round = 0; round < ROUNDS; round++) {
         for (const [name, run] of Object.entries(paths)) measured.get(name)!.push(await block(run, 100, concurrency));
       }
       for (const [name, blocks] of measured) {
@@ -190,7 +192,7 @@ async function restHotPath(): Promise<string> {
     `The edge's cost per REST call of a named operation outside the engine (docs/adr/0050-prepared-named-operations.md).`,
     `In process: the \`${OPERATION}\` operation of \`GET /v1/retrieve\` (rare-word queries, limit 8, an \`unlimited\` key) run`,
     "through the gateway into the library subgraph on the demo Qur'an (embedded PostgreSQL), the two ways the edge has run",
-    "it, in 4 alternating blocks of 100 calls each after a warm-up block; medians of the blocks. CPU is this process's",
+    `it, in ${ROUNDS} alternating blocks of 100 calls each after a warm-up block; medians of the blocks. CPU is this process's`,
     '(edge, gateway, subgraph and engine: one Node.js thread) per call.',
     '',
     table(['concurrent calls', 'path', 'calls/s', 'CPU ms per call'], paths),
