@@ -11,12 +11,12 @@ import { AppUserEntity } from '../iam/app-user.entity.js';
 import { ASSET_TABLE, lockAsset, toAsset, visibleObject, type AssetRow } from './assets.js';
 import { AssetClassEntity } from './asset-class.entity.js';
 import { AssetEntity } from './asset.entity.js';
+import { journalAssetChange } from './asset-journal.js';
 import { EamError } from './eam.errors.js';
 import { MaintenanceRecordEntity } from './maintenance-record.entity.js';
 import { assetMachine } from './machines.js';
 import type { MaintenanceService } from './maintenance.service.js';
 import { recordDecommission } from './decommissions.js';
-import { recordMovement } from './movements.js';
 
 export type CreateAssetInput = ContractInput<typeof eamCreateAsset>;
 
@@ -85,21 +85,21 @@ export class AssetService {
       { assetId: id, status: 'scheduled' },
       { objectId: toObjectId, updatedAt: sql<Date>`now()` },
     );
-    await this.journal(em, caller, asset, 'transfer_audit', reason, toObjectId);
+    await journalAssetChange(em, caller, asset, 'transfer_audit', { reason, toObjectId });
     return toAsset(row);
   }
 
   async conserve(em: EntityManager, caller: Principal, id: string, reason: string): Promise<AssetData> {
     const asset = await lockAsset(em, id);
     const row = await transition(em, assetMachine, 'conserve', id);
-    await this.journal(em, caller, asset, 'conservation', reason);
+    await journalAssetChange(em, caller, asset, 'conservation', { reason });
     return toAsset(row);
   }
 
   async returnFromConservation(em: EntityManager, caller: Principal, id: string, reason?: string): Promise<AssetData> {
     const asset = await lockAsset(em, id);
     const row = await transition(em, assetMachine, 'returnFromConservation', id);
-    await this.journal(em, caller, asset, 'from_conservation', reason);
+    await journalAssetChange(em, caller, asset, 'from_conservation', { reason });
     return toAsset(row);
   }
 
@@ -141,25 +141,5 @@ export class AssetService {
     if (coApprovedBy === caller.userId) throw EamError.coApproverIsActor();
     if (!(await isMember(em, caller.organizationId!, coApprovedBy, ['CEO', 'Engineer']))) throw EamError.coApproverInvalid();
     return asset;
-  }
-
-  /** An applied journal entry; the asset stays at its object unless `toObjectId` says otherwise. */
-  private async journal(
-    em: EntityManager,
-    caller: Principal,
-    asset: AssetRow,
-    op: 'transfer_audit' | 'conservation' | 'from_conservation',
-    reason: string | undefined,
-    toObjectId: string | null = asset.current_object_id,
-  ): Promise<void> {
-    await recordMovement(em, {
-      organizationId: asset.organization_id,
-      actorId: caller.userId,
-      assetId: asset.id,
-      op,
-      fromObjectId: asset.current_object_id,
-      toObjectId,
-      reason,
-    });
   }
 }

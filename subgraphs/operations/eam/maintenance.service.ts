@@ -7,11 +7,11 @@ import type { Principal } from '../core/principal.js';
 import { recordMapper } from '../core/rows.js';
 import { requireState, transition } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
+import { journalAssetChange } from './asset-journal.js';
 import { lockAsset, toAsset, type AssetRow } from './assets.js';
 import { EamError } from './eam.errors.js';
 import { type MaintenanceRecord as MaintenanceEntity, MaintenanceRecordEntity } from './maintenance-record.entity.js';
 import { assetMachine, maintenanceMachine, type MaintenanceState } from './machines.js';
-import { recordMovement } from './movements.js';
 
 const TABLE = '"operations"."maintenance_record"';
 const toMaintenance = recordMapper<MaintenanceData>(MaintenanceRecord);
@@ -89,7 +89,7 @@ export class MaintenanceService {
     const record = await this.insert(em, caller, asset, kind, reason, null);
     await transition(em, maintenanceMachine, 'start', record.id, { set: { performed_by: caller.userId }, setSql: { started_at: 'now()' } });
     const updated = await transition(em, assetMachine, 'toMaintenance', assetId, { set: { maintenance_id: record.id } });
-    if (kind === 'repair') await this.journal(em, caller, asset, 'to_repair', reason, record.id);
+    if (kind === 'repair') await journalAssetChange(em, caller, asset, 'to_repair', { reason, maintenanceId: record.id });
     return toAsset(updated);
   }
 
@@ -150,26 +150,6 @@ export class MaintenanceService {
   private async release(em: EntityManager, caller: Principal, record: MaintenanceRow, reason?: string): Promise<void> {
     const asset = await lockAsset(em, record.asset_id);
     await transition(em, assetMachine, 'fromMaintenance', asset.id, { set: { maintenance_id: null } });
-    if (record.kind === 'repair') await this.journal(em, caller, asset, 'from_repair', reason, record.id);
-  }
-
-  private async journal(
-    em: EntityManager,
-    caller: Principal,
-    asset: AssetRow,
-    op: 'to_repair' | 'from_repair',
-    reason: string | undefined,
-    maintenanceId: string,
-  ): Promise<void> {
-    await recordMovement(em, {
-      organizationId: asset.organization_id,
-      actorId: caller.userId,
-      assetId: asset.id,
-      op,
-      fromObjectId: asset.current_object_id,
-      toObjectId: asset.current_object_id,
-      reason,
-      maintenanceId,
-    });
+    if (record.kind === 'repair') await journalAssetChange(em, caller, asset, 'from_repair', { reason, maintenanceId: record.id });
   }
 }
