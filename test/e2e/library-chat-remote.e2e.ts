@@ -43,10 +43,7 @@ afterAll(async () => {
   await stack?.stop();
   await upstream?.close();
 });
-beforeEach(() => {
-  upstream.mode = 'ok';
-  upstream.requests.length = 0;
-});
+beforeEach(() => upstream.reset());
 
 type WithLibrary<T> = T & { library: { ai: boolean; sources: Array<{ id: string }> } };
 

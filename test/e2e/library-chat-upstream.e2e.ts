@@ -35,10 +35,7 @@ afterAll(async () => {
   await stack?.stop();
   await upstream?.close();
 });
-beforeEach(() => {
-  upstream.mode = 'ok';
-  upstream.requests.length = 0;
-});
+beforeEach(() => upstream.reset());
 
 const ask = (content: string) => [{ role: 'user' as const, content }];
 

@@ -140,6 +140,15 @@ describe('a case with the offline assistant (test keys)', () => {
 });
 
 describe('a case with an OpenAI-compatible upstream (live keys)', () => {
+  /** A live workspace with `credits`, and a case whose first turn the upstream has answered: ready for research. */
+  async function answeredCase(name: string, credits: number) {
+    const workspace = await fundedWorkspace(stack, name, credits);
+    const created = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: 'Dog sitters on demand.' });
+    const threadId = created.body.thread.id as string;
+    await readUntil(stack, workspace.key, threadId, allComplete);
+    return { workspace, threadId };
+  }
+
   it('asks for structured output and applies the reply and the anamnesis it returns', async () => {
     llm.mode = 'ok';
     const workspace = await fundedWorkspace(stack, 'llm', 100);
@@ -158,10 +167,7 @@ describe('a case with an OpenAI-compatible upstream (live keys)', () => {
 
   it('never shows report JSON, provider or model metadata, token counts or request ids in any view', async () => {
     llm.mode = 'ok';
-    const workspace = await fundedWorkspace(stack, 'leaks', 100);
-    const created = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: 'Dog sitters on demand.' });
-    const threadId = created.body.thread.id as string;
-    await readUntil(stack, workspace.key, threadId, allComplete);
+    const { workspace, threadId } = await answeredCase('leaks', 100);
     const started = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
     const done = await readUntil(stack, workspace.key, threadId, runsSettled);
     expect(done.runs[0].status).toBe('completed');
@@ -210,10 +216,7 @@ describe('a case with an OpenAI-compatible upstream (live keys)', () => {
 
   it('charges a live turn 1 credit and a live run 30 when an LLM is configured', async () => {
     llm.mode = 'ok';
-    const workspace = await fundedWorkspace(stack, 'paid live', 100);
-    const created = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: 'Dog sitters on demand.' });
-    const threadId = created.body.thread.id as string;
-    await readUntil(stack, workspace.key, threadId, allComplete);
+    const { workspace, threadId } = await answeredCase('paid live', 100);
     const started = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
     expect(started.body.run).toMatchObject({ status: 'queued', creditsCharged: 30 });
     expect((await readUntil(stack, workspace.key, threadId, runsSettled)).runs[0].status).toBe('completed');
@@ -243,10 +246,7 @@ describe('a case with an OpenAI-compatible upstream (live keys)', () => {
 
   it('refunds a research run that fails, once, and reports it failed', async () => {
     llm.mode = 'ok';
-    const workspace = await fundedWorkspace(stack, 'failing run', 100);
-    const created = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: 'Dog sitters on demand.' });
-    const threadId = created.body.thread.id as string;
-    await readUntil(stack, workspace.key, threadId, allComplete);
+    const { workspace, threadId } = await answeredCase('failing run', 100);
     llm.mode = 'fail-research';
     const started = await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
     expect(started.status).toBe(202);

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Actors } from '../support/actors.js';
 import { call, login, SUPER_ADMIN } from '../support/operations.js';
-import { awaitSagas, decommissionSagas, settleSaga } from '../support/sagas.js';
+import { awaitSagas, decommissionSagas, settleSaga, type DeadLetterBody } from '../support/sagas.js';
 
 /**
  * The saga queues on Redis (`REDIS_URL`): BullMQ's Redis backend under the key prefix
@@ -42,15 +42,7 @@ afterAll(async () => {
   }
 });
 
-const deadLetters = async () =>
-  (await actors.act('Admin', 'GET', '/api/v1/core/sagas/dead-letters')).body.entries as Array<{
-    queue: string;
-    jobId: string;
-    sagaId: string;
-    step: string;
-    attemptsMade: number;
-    failedReason: string;
-  }>;
+const deadLetters = async () => (await actors.act('Admin', 'GET', '/api/v1/core/sagas/dead-letters')).body.entries as DeadLetterBody[];
 
 describe('sagas with their queues on Redis', () => {
   it('runs a saga to completion with its jobs kept in Redis under this run’s prefix, none in PostgreSQL', async () => {

@@ -5,7 +5,7 @@ import { AssetBuilder } from '../support/eam.js';
 import pg from 'pg';
 import { call, idempotencyKey, login, SUPER_ADMIN, type Session } from '../support/operations.js';
 import { collect, wsClient } from '../support/research-ws.js';
-import { sagaStatus, settleSaga, type SagaStatusBody } from '../support/sagas.js';
+import { sagaStatus, settleSaga, type DeadLetterBody, type SagaStatusBody } from '../support/sagas.js';
 import { createLogger } from '../../runtime/logger.js';
 import { SAGA_STEPS } from '../../subgraphs/operations/sagas/engine.js';
 import { QueueHub } from '../../subgraphs/shared/queues/queue-hub.js';
@@ -255,15 +255,6 @@ describe('a saga that fails', () => {
 });
 
 describe('dead letters per organization', () => {
-  type Letter = {
-    queue: string;
-    jobId: string;
-    sagaId: string;
-    step: string;
-    attemptsMade: number;
-    failedReason: string;
-    failedAt: string;
-  };
   const DEAD_LETTERS = '/api/v1/core/sagas/dead-letters';
 
   /** An organization with an Admin, made by the super-admin over REST. */
@@ -321,7 +312,7 @@ describe('dead letters per organization', () => {
   const letters = async (session: Session, limit: number) => {
     const response = await call(actors.stack, session, 'GET', `${DEAD_LETTERS}?limit=${limit}`);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return response.body as { entries: Letter[]; truncated: boolean };
+    return response.body as { entries: DeadLetterBody[]; truncated: boolean };
   };
 
   it('shows each organization its own, all of them, newest first, `limit` per queue with `truncated`; retry and delete take one out', async () => {
@@ -369,7 +360,7 @@ describe('dead letters per organization', () => {
     expect(retried.body).toEqual({ queue: 'core-saga-steps', jobId: `${ours[1]}__journal`, status: 'waiting' });
     const ended = await settle(ours[1]!, (body) => body.status === 'compensated');
     expect(ended.steps[0]).toMatchObject({ name: 'journal', status: 'failed' });
-    let again: Letter | undefined;
+    let again: DeadLetterBody | undefined;
     for (let tries = 0; !again && tries < 100; tries += 1) {
       again = (await letters(a, 500)).entries.find((entry) => entry.sagaId === ours[1]);
       if (!again) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -4,13 +4,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-
-interface LogLine {
-  msg?: string;
-  url?: string;
-}
+import { listeningUrl, type LogLine } from '../support/listening.js';
 
 describe('npm start on embedded defaults', () => {
   it('starts an embedded PostgreSQL, serves, and on SIGTERM drains, stops the database and exits 0', async () => {
@@ -20,18 +15,7 @@ describe('npm start on embedded defaults', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const lines: LogLine[] = [];
-    const listening = new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        try {
-          const entry = JSON.parse(line) as LogLine;
-          lines.push(entry);
-          if (entry.msg === 'listening' && entry.url) resolve(entry.url);
-        } catch {
-          // non-JSON output is not ours to parse
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
-    });
+    const listening = listeningUrl(child, lines);
     try {
       const url = await listening;
       expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(true);

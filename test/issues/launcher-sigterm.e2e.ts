@@ -3,16 +3,11 @@ import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database.js';
+import { listeningUrl, type LogLine } from '../support/listening.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-interface LogLine {
-  msg?: string;
-  url?: string;
-}
 
 describe('./qantara start and SIGTERM', () => {
   it('passes the signal to the server and exits with its status (0) only after it has drained and stopped', async () => {
@@ -41,18 +36,7 @@ describe('./qantara start and SIGTERM', () => {
         resolve(code);
       }),
     );
-    const listening = new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        try {
-          const entry = JSON.parse(line) as LogLine;
-          lines.push(entry);
-          if (entry.msg === 'listening' && entry.url) resolve(entry.url);
-        } catch {
-          // npm's own lines are not JSON
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
-    });
+    const listening = listeningUrl(child, lines);
     try {
       const url = await listening;
       // A request whose body is still arriving when SIGTERM comes keeps the server draining.

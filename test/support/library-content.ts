@@ -7,8 +7,7 @@ import { LibraryImportService, type ImportedBook } from '../../subgraphs/library
 import { eventsOf, type ImportFormat, type SourceOptions } from '../../subgraphs/library/import/sources.js';
 import { libraryModule } from '../../subgraphs/library/library.module.js';
 import type { SearchEngine } from '../../subgraphs/library/search/search-engine.js';
-import { migrate, openOrm, type SubgraphOrm } from '../../subgraphs/shared/orm.js';
-import { createTestDatabase } from './database.js';
+import { migratedDatabase, type MigratedDatabase } from './migrated-database.js';
 
 export const LIBRARY_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'library');
 
@@ -21,25 +20,11 @@ export const FIXTURE = {
 
 export const silentLogger = createLogger('silent');
 
-export interface LibraryDatabase {
-  readonly orm: SubgraphOrm;
-  readonly url: string;
-  close(): Promise<void>;
-}
+export type LibraryDatabase = MigratedDatabase;
 
 /** A fresh database with the library's migrations applied. */
-export async function libraryDatabase(): Promise<LibraryDatabase> {
-  const database = await createTestDatabase();
-  const orm = await openOrm(libraryModule.database, { databaseUrl: database.url, logger: silentLogger });
-  await migrate(orm, libraryModule.database, database.url, silentLogger);
-  return {
-    orm,
-    url: database.url,
-    async close() {
-      await orm.close(true);
-      await database.drop();
-    },
-  };
+export function libraryDatabase(): Promise<LibraryDatabase> {
+  return migratedDatabase(libraryModule.database);
 }
 
 export function fileLines(path: string): AsyncIterable<string> {

@@ -30,6 +30,8 @@ export interface FakeUpstream {
   readonly url: string;
   mode: UpstreamMode;
   readonly requests: UpstreamRequest[];
+  /** As freshly started: answering `ok`, no requests seen (for a `beforeEach`). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -125,6 +127,10 @@ export async function startFakeUpstream(mode: UpstreamMode = 'ok'): Promise<Fake
       state.mode = next;
     },
     requests,
+    reset() {
+      state.mode = 'ok';
+      requests.length = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { DeadLetter } from '../../contracts/operations/sagas.contract.js';
 import type { DemoOrganization } from './demo-organization.js';
 import {
   approveReport,
@@ -20,6 +22,9 @@ import {
 
 export type SagaState = 'running' | 'compensating' | 'completed' | 'compensated' | 'failed';
 export const SAGA_ENDS: readonly SagaState[] = ['completed', 'compensated', 'failed'];
+
+/** One entry of `GET /api/v1/core/sagas/dead-letters`, as its contract answers it. */
+export type DeadLetterBody = z.output<typeof DeadLetter>;
 
 export interface SagaStatusBody {
   sagaId: string;

@@ -11,6 +11,7 @@ import type { TurnJob } from '../queues.js';
 import { MessageEntity, ThreadEntity, type Message } from '../threads/thread.entity.js';
 import { messageView, type ThreadStore } from '../threads/thread.store.js';
 import { publishThreadEvent } from '../threads/thread-events.js';
+import { unqueuedIds } from '../unqueued.js';
 import { anamnesisHash, anamnesisOf, assessGaps, mergeAnamnesis } from './anamnesis.js';
 import type { TurnResult } from './assistant-provider.js';
 
@@ -85,16 +86,8 @@ export class AssistantTurns implements QueueConsumer<TurnJob> {
   };
 
   /** Turns accepted but not queued (an add lost after its commit), older than a few seconds. */
-  readonly recover = async () => {
-    const messages = await this.orm.em
-      .fork()
-      .find(
-        MessageEntity,
-        { status: 'pending', createdAt: { $lt: raw(`now() - interval '5 seconds'`) } },
-        { fields: ['id'], orderBy: { createdAt: 'asc' }, limit: 500 },
-      );
-    return messages.map((message) => ({ id: message.id, data: { messageId: message.id } }));
-  };
+  readonly recover = async () =>
+    (await unqueuedIds(this.orm, MessageEntity, 'pending')).map((messageId) => ({ id: messageId, data: { messageId } }));
 
   private async complete(tx: EntityManager, turn: PendingTurn, result: TurnResult): Promise<void> {
     const thread = await this.store.byId(tx, turn.threadId, true);

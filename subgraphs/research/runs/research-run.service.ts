@@ -11,10 +11,9 @@ import type { Providers } from '../providers.js';
 import { RESEARCH_RUNS, type RunJob } from '../queues.js';
 import { ResearchError } from '../research.errors.js';
 import type { Thread } from '../threads/thread.entity.js';
-import { runView, type ThreadStore } from '../threads/thread.store.js';
+import { reportView, runView, type ThreadStore } from '../threads/thread.store.js';
 import { ReportEntity, ResearchRunEntity, type Report, type ResearchRun } from './research-run.entity.js';
 import { publishThreadEvent } from '../threads/thread-events.js';
-import { isoTime } from '../time.js';
 
 interface Started {
   readonly reused: boolean;
@@ -64,15 +63,7 @@ export class ResearchRunService {
       gapAssessment: started.run.gapAssessment,
       reportStaleness: snapshot.reportStaleness,
       thread: snapshot.thread,
-      report: report
-        ? {
-            id: report.id,
-            runId: report.runId,
-            createdAt: isoTime(report.createdAt),
-            completedAt: isoTime(report.completedAt),
-            summaryText: report.summaryText,
-          }
-        : null,
+      report: report ? reportView(report) : null,
     };
   }
 
@@ -85,16 +76,7 @@ export class ResearchRunService {
     return {
       threadId: thread.id,
       run: runView(run),
-      report: report
-        ? {
-            id: report.id,
-            runId: report.runId,
-            createdAt: isoTime(report.createdAt),
-            completedAt: isoTime(report.completedAt),
-            summaryText: report.summaryText,
-            reportJson: report.reportJson,
-          }
-        : null,
+      report: report ? { ...reportView(report), reportJson: report.reportJson } : null,
     };
   }
 

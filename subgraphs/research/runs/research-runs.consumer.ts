@@ -8,6 +8,7 @@ import { anamnesisOf } from '../assistant/anamnesis.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import type { Providers } from '../providers.js';
 import type { RunJob } from '../queues.js';
+import { unqueuedIds } from '../unqueued.js';
 import { ThreadEntity } from '../threads/thread.entity.js';
 import { runView, type ThreadStore } from '../threads/thread.store.js';
 import { ReportEntity, ResearchRunEntity, type ResearchRun } from './research-run.entity.js';
@@ -66,16 +67,8 @@ export class ResearchRuns implements QueueConsumer<RunJob> {
     });
   };
 
-  readonly recover = async () => {
-    const runs = await this.orm.em
-      .fork()
-      .find(
-        ResearchRunEntity,
-        { status: 'queued', createdAt: { $lt: raw(`now() - interval '5 seconds'`) } },
-        { fields: ['id'], orderBy: { createdAt: 'asc' }, limit: 500 },
-      );
-    return runs.map((run) => ({ id: run.id, data: { runId: run.id } }));
-  };
+  readonly recover = async () =>
+    (await unqueuedIds(this.orm, ResearchRunEntity, 'queued')).map((runId) => ({ id: runId, data: { runId } }));
 
   /** The run, moved to `running` (and announced) on its first attempt; undefined when it is finished. */
   private async running(em: EntityManager, runId: string): Promise<ResearchRun | undefined> {

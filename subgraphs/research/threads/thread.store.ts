@@ -3,7 +3,7 @@ import type { AnamnesisData, MessageData, RunData } from '../../../contracts/res
 import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { anamnesisOf } from '../assistant/anamnesis.js';
 import { ResearchError } from '../research.errors.js';
-import { ReportEntity, ResearchRunEntity, type ResearchRun } from '../runs/research-run.entity.js';
+import { ReportEntity, ResearchRunEntity, type Report, type ResearchRun } from '../runs/research-run.entity.js';
 import { isoTime, isoTimeOrNull } from '../time.js';
 import { MessageEntity, ThreadEntity, type Message, type Thread } from './thread.entity.js';
 
@@ -31,6 +31,15 @@ export const runView = (run: ResearchRun): RunData => ({
   createdAt: isoTime(run.createdAt),
   startedAt: isoTimeOrNull(run.startedAt ?? null),
   finishedAt: isoTimeOrNull(run.finishedAt ?? null),
+});
+
+/** A report as cases show it (`ReportSummary`): never its JSON, provider, model or token data. */
+export const reportView = (report: Report) => ({
+  id: report.id,
+  runId: report.runId,
+  createdAt: isoTime(report.createdAt),
+  completedAt: isoTime(report.completedAt),
+  summaryText: report.summaryText,
 });
 
 /** Read as stored now (not as this context last saw it), locked for the transaction when asked. */
@@ -75,13 +84,7 @@ export class ThreadStore {
         id: thread.id,
         latestCompletedReportId: latestId,
         messageCount: thread.messageCount,
-        reports: reports.map((report) => ({
-          id: report.id,
-          runId: report.runId,
-          createdAt: isoTime(report.createdAt),
-          completedAt: isoTime(report.completedAt),
-          summaryText: report.summaryText,
-        })),
+        reports: reports.map(reportView),
         createdAt: isoTime(thread.createdAt),
         updatedAt: isoTime(thread.updatedAt),
       },

@@ -6,29 +6,23 @@ import { createLogger } from '../../../runtime/logger.js';
 import { SUBGRAPHS } from '../../../subgraphs/index.js';
 import { WebhookDispatcher } from '../../../subgraphs/operations/webhooks/webhook-dispatcher.js';
 import { pruneTopicFeed } from '../../../subgraphs/shared/events/event-retention.js';
-import { migrate, openOrm, type SubgraphOrm } from '../../../subgraphs/shared/orm.js';
 import { SecretBox } from '../../../subgraphs/shared/secret-box.js';
-import { createTestDatabase } from '../../support/database.js';
+import { migratedDatabase, type MigratedDatabase } from '../../support/migrated-database.js';
 
 /** Retention of delivered events, below HTTP: the operations schema migrated, rows written and pruned directly. */
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let orm: SubgraphOrm;
+let database: MigratedDatabase;
 let db: pg.Client;
 const logger = createLogger('silent');
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const module = SUBGRAPHS.operations;
-  orm = await openOrm(module.database, { databaseUrl: database.url, logger });
-  await migrate(orm, module.database, database.url, logger);
+  database = await migratedDatabase(SUBGRAPHS.operations.database);
   db = new pg.Client({ connectionString: database.url });
   await db.connect();
 });
 afterAll(async () => {
   await db?.end();
-  await orm?.close(true);
-  await database?.drop();
+  await database?.close();
 });
 
 /** An outbox event that occurred `daysAgo` days ago; answers its sequence. */
@@ -100,7 +94,7 @@ describe('outbox retention', () => {
        ('saga:x', 1, 'old', '{}', now() - interval '9 days'), ('saga:x', 2, 'old', '{}', now() - interval '8 days'),
        ('saga:x', 3, 'new', '{}', now() - interval '1 day')`,
     );
-    expect(await pruneTopicFeed(orm.em.fork(), OPERATIONS_FEED, 7)).toBe(2);
+    expect(await pruneTopicFeed(database.orm.em.fork(), OPERATIONS_FEED, 7)).toBe(2);
     const { rows } = await db.query<{ sequence: string }>(`select "sequence" from ${OPERATIONS_FEED.events} order by 1`);
     expect(rows.map((row) => Number(row.sequence))).toEqual([3]);
     const head = await db.query<{ last_sequence: string }>(`select "last_sequence" from ${OPERATIONS_FEED.heads} where "topic" = 'saga:x'`);

@@ -1,11 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS_FEED } from '../../../contracts/operations/sagas.contract.js';
-import { createLogger } from '../../../runtime/logger.js';
 import { SUBGRAPHS } from '../../../subgraphs/index.js';
 import { WAKE_AFTER_COMMIT, wakeTopic } from '../../../subgraphs/shared/events/topic-feed.js';
-import { migrate, openOrm, type SubgraphOrm } from '../../../subgraphs/shared/orm.js';
-import { createTestDatabase } from '../../support/database.js';
+import { migratedDatabase, type MigratedDatabase } from '../../support/migrated-database.js';
 
 /**
  * The operations feed's wake left to the writer (docs/adr/0048): a transaction that sets
@@ -13,18 +11,13 @@ import { createTestDatabase } from '../../support/database.js';
  * serializes notifying commits on — and `wakeTopic` wakes the readers after it.
  */
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let orm: SubgraphOrm;
+let database: MigratedDatabase;
 let writer: pg.Client;
 let listener: pg.Client;
 const heard: string[] = [];
-const logger = createLogger('silent');
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const module = SUBGRAPHS.operations;
-  orm = await openOrm(module.database, { databaseUrl: database.url, logger });
-  await migrate(orm, module.database, database.url, logger);
+  database = await migratedDatabase(SUBGRAPHS.operations.database);
   writer = new pg.Client({ connectionString: database.url });
   listener = new pg.Client({ connectionString: database.url });
   await Promise.all([writer.connect(), listener.connect()]);
@@ -34,8 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await listener?.end();
   await writer?.end();
-  await orm?.close(true);
-  await database?.drop();
+  await database?.close();
 });
 
 /** One event of `topic`, in a transaction of its own, with the wake left to after the commit or not. */
@@ -58,7 +50,7 @@ describe('the operations feed woken after the commit', () => {
     await expect.poll(() => heard.includes('saga:ordinary')).toBe(true);
     expect(heard).not.toContain('saga:deferred');
 
-    await wakeTopic(orm.em.fork(), OPERATIONS_FEED, 'saga:deferred');
+    await wakeTopic(database.orm.em.fork(), OPERATIONS_FEED, 'saga:deferred');
     await expect.poll(() => heard.includes('saga:deferred')).toBe(true);
   });
 
