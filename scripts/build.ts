@@ -65,8 +65,6 @@ export function isStale(): boolean {
   return !existsSync(STAMP) || readFileSync(STAMP, 'utf8') !== stampOf(sourceFiles());
 }
 
-const builtStamp = (): string | undefined => (existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : undefined);
-
 const TSCONFIG_RAW = {
   compilerOptions: { experimentalDecorators: true, useDefineForClassFields: false, verbatimModuleSyntax: false },
 } as const;
@@ -96,15 +94,41 @@ export async function build(): Promise<number> {
     }),
   );
   writeFileSync(join(aside, '.build-stamp'), stamp);
-  if (builtStamp() === stamp) {
-    rmSync(aside, { recursive: true, force: true });
-    return files.length;
-  }
-  const old = `${aside}.old`;
-  if (existsSync(DIST)) renameSync(DIST, old);
-  renameSync(aside, DIST);
-  rmSync(old, { recursive: true, force: true });
+  swapIn(aside, DIST);
   return files.length;
+}
+
+const stampIn = (dist: string): string | undefined => {
+  const file = join(dist, '.build-stamp');
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+};
+
+const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/**
+ * Puts the build made in `aside` at `dist`, or drops it when an identical build (same stamp) is
+ * there already. Another build of the same checkout may be swapping at the same moment: a `dist`
+ * that disappears under the move aside, or appears before the move in, is that build's doing,
+ * and the move is tried again against what it left.
+ */
+export function swapIn(aside: string, dist: string): void {
+  const stamp = stampIn(aside);
+  for (let attempt = 0; ; attempt++) {
+    if (stampIn(dist) === stamp) {
+      rmSync(aside, { recursive: true, force: true });
+      return;
+    }
+    const old = `${aside}.old${attempt}`;
+    try {
+      if (existsSync(dist)) renameSync(dist, old);
+      renameSync(aside, dist);
+      rmSync(old, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !['ENOENT', 'ENOTEMPTY', 'EEXIST'].includes(codeOf(error) ?? '')) throw error;
+      rmSync(old, { recursive: true, force: true });
+    }
+  }
 }
 
 if (process.argv[1] && relative(process.argv[1], import.meta.filename) === '') {
