@@ -694,6 +694,8 @@ async function libraryScale(): Promise<string> {
 
 export const libraryScaleBench: BenchModule = {
   name: 'library-scale',
-  title: 'Library: retrieval and import at 100,000 and 1,000,000 pages',
+  title: `Library: retrieval and import at ${sizes()
+    .map((pages) => pages.toLocaleString('en'))
+    .join(' and ')} pages`,
   run: libraryScale,
 };
