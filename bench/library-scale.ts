@@ -153,30 +153,18 @@ interface Target {
   readonly dataDir: string;
 }
 
-/** `connections` clients retrieving in a loop for SECONDS; every request is a sample. */
+/** `connections` clients retrieving in a loop for SECONDS; every answered request is a sample, any other answer an error. */
 async function measure(target: Target, queries: readonly string[], connections: number): Promise<Array<string | number>> {
   const { url, key } = target;
-  const samples: number[] = [];
   const before = cpuUsed(target.serverPid, target.dataDir);
-  let errors = 0;
-  const until = performance.now() + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async (_, worker) => {
-      for (let n = worker; performance.now() < until; n += connections) {
-        const started = performance.now();
-        const response = await fetch(
-          `${url}/v1/retrieve?${new URLSearchParams({ q: queries[n % queries.length]!, limit: String(LIMIT) })}`,
-          {
-            headers: { authorization: `Bearer ${key}` },
-          },
-        );
-        await response.arrayBuffer();
-        if (response.status === 200) samples.push(performance.now() - started);
-        else errors += 1;
-      }
-    }),
-  );
-  samples.sort((a, b) => a - b);
+  const retrieve = async (q: string) => {
+    const response = await fetch(`${url}/v1/retrieve?${new URLSearchParams({ q, limit: String(LIMIT) })}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`answered ${response.status}`);
+  };
+  const { latencies: samples, errors } = await closedLoop(retrieve, queries, connections, SECONDS);
   const after = cpuUsed(target.serverPid, target.dataDir);
   const perRequest = (seconds: number) => (Number.isFinite(seconds) ? ((seconds * 1000) / Math.max(samples.length, 1)).toFixed(1) : '–');
   return [

@@ -17,7 +17,6 @@ import { transform } from 'esbuild';
 
 const ROOT = join(import.meta.dirname, '..');
 export const DIST = join(ROOT, 'dist');
-const STAMP = join(DIST, '.build-stamp');
 /** What the server runs: the entry point, its layers and the files they read at run time. */
 const SOURCES = [
   'main.ts',
@@ -60,9 +59,15 @@ function stampOf(files: readonly string[]): string {
   return hash.digest('hex');
 }
 
+/** The stamp of the build in `dist`, or undefined when there is none. */
+function stampIn(dist: string): string | undefined {
+  const file = join(dist, '.build-stamp');
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
 /** Whether `dist/` is missing or older than the sources. */
 export function isStale(): boolean {
-  return !existsSync(STAMP) || readFileSync(STAMP, 'utf8') !== stampOf(sourceFiles());
+  return stampIn(DIST) !== stampOf(sourceFiles());
 }
 
 const TSCONFIG_RAW = {
@@ -97,11 +102,6 @@ export async function build(): Promise<number> {
   swapIn(aside, DIST);
   return files.length;
 }
-
-const stampIn = (dist: string): string | undefined => {
-  const file = join(dist, '.build-stamp');
-  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-};
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
 

@@ -9,11 +9,14 @@ export interface MigratedDatabase {
   close(): Promise<void>;
 }
 
-/** A fresh database with one subgraph's schema migrated into it, for tests below HTTP. */
-export async function migratedDatabase(schema: SubgraphDatabase): Promise<MigratedDatabase> {
+/** A fresh database with one subgraph's schema migrated into it, for tests below HTTP; `poolMax` caps the ORM's pool. */
+export async function migratedDatabase(schema: SubgraphDatabase, { poolMax }: { poolMax?: number } = {}): Promise<MigratedDatabase> {
   const logger = createLogger('silent');
   const database = await createTestDatabase();
-  const orm = await openOrm(schema, { databaseUrl: database.url, logger });
+  const orm = await openOrm(schema, { databaseUrl: database.url, logger, poolMax }).catch(async (error: unknown) => {
+    await database.drop();
+    throw error;
+  });
   try {
     await migrate(orm, schema, database.url, logger);
   } catch (error) {

@@ -34,8 +34,8 @@ import { TmcItemService } from '../../subgraphs/operations/scm/stock/tmc-item.se
 import { WarehouseService } from '../../subgraphs/operations/scm/stock/warehouse.service.js';
 import type { SubgraphContext } from '../../subgraphs/shared/context.js';
 import { serviceLookup, type Services } from '../../subgraphs/shared/subgraph.js';
-import { migrate, openOrm, type SubgraphOrm } from '../../subgraphs/shared/orm.js';
-import { createTestDatabase } from './database.js';
+import type { SubgraphOrm } from '../../subgraphs/shared/orm.js';
+import { migratedDatabase, type MigratedDatabase } from './migrated-database.js';
 
 /**
  * Operations services on a fresh test database, below HTTP: the operations schema migrated,
@@ -59,10 +59,7 @@ export class OperationsServices {
   south = '';
   readonly services: Services;
 
-  private constructor(
-    readonly orm: SubgraphOrm,
-    private readonly database: Awaited<ReturnType<typeof createTestDatabase>>,
-  ) {
+  private constructor(private readonly database: MigratedDatabase) {
     this.services = serviceLookup('operations (test)', [
       ...eamServices(),
       ...fuelServices(),
@@ -75,19 +72,18 @@ export class OperationsServices {
     ]);
   }
 
+  get orm(): SubgraphOrm {
+    return this.database.orm;
+  }
+
   static async start(): Promise<OperationsServices> {
-    const database = await createTestDatabase();
-    const module = SUBGRAPHS.operations;
-    const orm = await openOrm(module.database, { databaseUrl: database.url, logger, poolMax: 2 });
-    await migrate(orm, module.database, database.url, logger);
-    const ops = new OperationsServices(orm, database);
+    const ops = new OperationsServices(await migratedDatabase(SUBGRAPHS.operations.database, { poolMax: 2 }));
     await ops.seed();
     return ops;
   }
 
   async stop(): Promise<void> {
-    await this.orm.close(true);
-    await this.database.drop();
+    await this.database.close();
   }
 
   private async seed(): Promise<void> {

@@ -12,7 +12,7 @@ const STARTS_PROCESSES = /support\/(processes|browser)\.js/;
 export class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const slow = (spec: TestSpecification) => STARTS_PROCESSES.test(readFileSync(spec.moduleId, 'utf8'));
-    return [...sorted.filter(slow), ...sorted.filter((spec) => !slow(spec))];
+    const slow = new Set(sorted.filter((spec) => STARTS_PROCESSES.test(readFileSync(spec.moduleId, 'utf8'))));
+    return [...slow, ...sorted.filter((spec) => !slow.has(spec))];
   }
 }
