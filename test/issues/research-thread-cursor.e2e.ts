@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, fundedWorkspace, startResearchStack } from '../support/research.js';
+import { allComplete, call, fundedWorkspace, readUntil, startResearchStack } from '../support/research.js';
 import type { TestStack } from '../support/stack.js';
 
 /** The case list's cursor names a case of the caller's list, or the list refuses it (422) instead of serving an empty page. */
@@ -34,14 +34,20 @@ describe('GET /v1/chat/threads?cursor=…', () => {
   });
 
   it('the nextCursor it hands out still pages', async () => {
+    const created: string[] = [];
     for (const message of ['First idea.', 'Second idea.']) {
-      expect((await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message })).status).toBe(202);
+      const posted = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message });
+      expect(posted.status, posted.text).toBe(202);
+      created.push(posted.body.thread.id);
     }
+    // The list is ordered by updatedAt, which the assistant's reply moves: page once both replies are in.
+    for (const id of created) await readUntil(stack, workspace.key, id, allComplete);
     const first = await call(stack, workspace.key, 'GET', '/v1/chat/threads?limit=1');
     expect(first.body.nextCursor).toEqual(expect.any(String));
     const second = await call(stack, workspace.key, 'GET', `/v1/chat/threads?limit=1&cursor=${first.body.nextCursor}`);
     expect(second.status).toBe(200);
     expect(second.body.items).toHaveLength(1);
     expect(second.body.items[0].id).not.toBe(first.body.items[0].id);
+    expect([first.body.items[0].id, second.body.items[0].id].sort()).toEqual([...created].sort());
   });
 });
