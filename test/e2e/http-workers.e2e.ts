@@ -48,14 +48,17 @@ function workerPids(): number[] {
   return [...latest.entries()].sort(([a], [b]) => a - b).map(([, pid]) => pid);
 }
 
-/** The first line the server writes that `matches`, waiting for it (a worker's start takes a while on busy cores). */
-async function untilLine(matches: (line: string) => boolean, deadlineMs = 120_000): Promise<string> {
+/**
+ * The first line `of` writes that `matches`, waiting for it: a worker's start takes a while on busy
+ * cores, and a worker's log line can reach the pipe after the primary's `listening`.
+ */
+async function untilLine(matches: (line: string) => boolean, of: RoleProcess = server, deadlineMs = 120_000): Promise<string> {
   for (const until = Date.now() + deadlineMs; Date.now() < until;) {
-    const found = server.lines.find(matches);
+    const found = of.lines.find(matches);
     if (found) return found;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`no such line within ${deadlineMs} ms:\n${server.logs()}`);
+  throw new Error(`no such line within ${deadlineMs} ms:\n${of.logs()}`);
 }
 
 /** The workers (`main.ts` processes) whose parent is `parent`, from /proc. */
@@ -253,11 +256,8 @@ describe('WEB_CONCURRENCY=2', () => {
     const looping = deployment.define({ role: 'all', name: 'crash-loop', env: { WEB_CONCURRENCY: '2' } });
     await looping.start();
     const primary = looping.pid!;
-    const second = (
-      JSON.parse(looping.lines.find((line) => line.includes('"worker":2') && line.includes('worker listening'))!) as {
-        pid: number;
-      }
-    ).pid;
+    const listening = await untilLine((line) => line.includes('"worker":2') && line.includes('"msg":"worker listening"'), looping);
+    const second = (JSON.parse(listening) as { pid: number }).pid;
     const first = childrenOf(primary).find((pid) => pid !== second)!;
     // Worker 2, then each process forked to replace it, killed as soon as it appears.
     const killed = new Set<number>();
