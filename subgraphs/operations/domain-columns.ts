@@ -15,13 +15,19 @@ export const updatedAt = () =>
     .defaultRaw('now()')
     .onUpdate(() => new Date());
 
-/** `organization_id` of the SCM tables: defaults to the transaction's organization (`app.organization_id`). */
-export const currentOrganization = () => p.uuid().defaultRaw(`nullif(current_setting('app.organization_id', true), '')::uuid`);
+/** `id`: a UUID the database draws. */
+const generatedId = () => p.uuid().primary().defaultRaw('gen_random_uuid()');
 
 /** `id` (a UUID the database draws) and `organization_id`: the key columns of a tenant table. */
-export const tenantKey = () => ({
-  id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-  organizationId: p.uuid(),
+export const tenantKey = () => ({ id: generatedId(), organizationId: p.uuid() });
+
+/**
+ * `tenantKey` of the SCM tables, whose `organization_id` defaults to the transaction's organization
+ * (`app.organization_id`).
+ */
+export const currentTenantKey = () => ({
+  id: generatedId(),
+  organizationId: p.uuid().defaultRaw(`nullif(current_setting('app.organization_id', true), '')::uuid`),
 });
 
 /** `created_at` and `updated_at`, as `createdAt` and `updatedAt` keep them. */

@@ -13,15 +13,7 @@ import { PersonnelEntity, PersonnelTransferEntity } from './hr/personnel.entity.
 import { TimesheetEntryEntity } from './hr/timesheet-entry.entity.js';
 import { AssetShiftCoefficientEntity } from './prd/asset-shift-coefficient.entity.js';
 import { ProductionStatisticEntity, ProductionStatisticEntryEntity } from './prd/production-statistic.entity.js';
-import {
-  ShiftAssetUsageEntity,
-  ShiftBlastingEntryEntity,
-  ShiftDowntimeEntryEntity,
-  ShiftDrillingEntryEntity,
-  ShiftFuelEntryEntity,
-  ShiftMaterialUsageEntity,
-  ShiftPersonnelEntryEntity,
-} from './prd/shift-entries.entity.js';
+import { SHIFT_ENTRY_ENTITIES } from './prd/shift-entries.entity.js';
 import { ShiftReportEntity } from './prd/shift-report.entity.js';
 import { StockBalanceEntity } from './scm/stock/stock-balance.entity.js';
 import { TmcInventoryEntity, TmcInventoryLineEntity } from './scm/stock/tmc-inventory.entity.js';
@@ -70,13 +62,7 @@ export const DOMAIN_ENTITIES = [
   TimesheetEntryEntity,
   DocumentEntity,
   ShiftReportEntity,
-  ShiftPersonnelEntryEntity,
-  ShiftAssetUsageEntity,
-  ShiftDrillingEntryEntity,
-  ShiftBlastingEntryEntity,
-  ShiftFuelEntryEntity,
-  ShiftDowntimeEntryEntity,
-  ShiftMaterialUsageEntity,
+  ...SHIFT_ENTRY_ENTITIES,
   AssetShiftCoefficientEntity,
   ProductionStatisticEntity,
   ProductionStatisticEntryEntity,

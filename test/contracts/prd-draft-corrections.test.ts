@@ -1,40 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationContract } from '../../contracts/operation.js';
-import {
-  prdAddShiftAssetUsage,
-  prdAddShiftBlasting,
-  prdAddShiftDowntime,
-  prdAddShiftDrilling,
-  prdAddShiftFuel,
-  prdAddShiftMaterial,
-  prdAddShiftPersonnel,
-  prdDeleteShiftAssetUsage,
-  prdDeleteShiftBlasting,
-  prdDeleteShiftDowntime,
-  prdDeleteShiftDrilling,
-  prdDeleteShiftFuel,
-  prdDeleteShiftMaterial,
-  prdDeleteShiftPersonnel,
-  prdUpdateShiftAssetUsage,
-  prdUpdateShiftBlasting,
-  prdUpdateShiftDowntime,
-  prdUpdateShiftDrilling,
-  prdUpdateShiftFuel,
-  prdUpdateShiftMaterial,
-  prdUpdateShiftPersonnel,
-} from '../../contracts/operations/prd/shift-report-entries.contract.js';
+import { SHIFT_REPORT_ENTRY_OPERATIONS } from '../../contracts/operations/prd/shift-report-entries.contract.js';
 import { referenceFields } from '../../contracts/references.js';
 
+/** A body past a bound of each entry kind's add. */
+const PAST_BOUND: Record<keyof typeof SHIFT_REPORT_ENTRY_OPERATIONS, Record<string, unknown>> = {
+  personnel: { hoursWorked: 24.01 },
+  assetUsages: { meterReadingStart: -1 },
+  drilling: { holesDrilled: 0 },
+  blasting: { explosiveType: '' },
+  fuel: { litersIssued: 1.0001 },
+  downtime: { reasonCode: 'lunch' },
+  materials: { quantity: 0 },
+};
+
 /** Each entry kind's add, correct and delete operations, with a body past a bound of the add. */
-const KINDS: Array<[OperationContract, OperationContract, OperationContract, Record<string, unknown>]> = [
-  [prdAddShiftPersonnel, prdUpdateShiftPersonnel, prdDeleteShiftPersonnel, { hoursWorked: 24.01 }],
-  [prdAddShiftAssetUsage, prdUpdateShiftAssetUsage, prdDeleteShiftAssetUsage, { meterReadingStart: -1 }],
-  [prdAddShiftDrilling, prdUpdateShiftDrilling, prdDeleteShiftDrilling, { holesDrilled: 0 }],
-  [prdAddShiftBlasting, prdUpdateShiftBlasting, prdDeleteShiftBlasting, { explosiveType: '' }],
-  [prdAddShiftFuel, prdUpdateShiftFuel, prdDeleteShiftFuel, { litersIssued: 1.0001 }],
-  [prdAddShiftDowntime, prdUpdateShiftDowntime, prdDeleteShiftDowntime, { reasonCode: 'lunch' }],
-  [prdAddShiftMaterial, prdUpdateShiftMaterial, prdDeleteShiftMaterial, { quantity: 0 }],
-];
+const KINDS: Array<[OperationContract, OperationContract, OperationContract, Record<string, unknown>]> = Object.entries(
+  SHIFT_REPORT_ENTRY_OPERATIONS,
+).map(([kind, { add, update, remove }]) => [add, update, remove, PAST_BOUND[kind as keyof typeof PAST_BOUND]]);
 
 const ENTRY = '6f1c2a4e-0d3b-4c5e-8f7a-9b0c1d2e3f40';
 const REPORT = '0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d';

@@ -243,26 +243,14 @@ export const prdAddShiftMaterial = materials.add;
 export const prdUpdateShiftMaterial = materials.update;
 export const prdDeleteShiftMaterial = materials.remove;
 
+/** Each entry kind's add, correct and delete operations, by kind. */
+export const SHIFT_REPORT_ENTRY_OPERATIONS = { personnel, assetUsages, drilling, blasting, fuel, downtime, materials } as const;
+
+const kinds = Object.values(SHIFT_REPORT_ENTRY_OPERATIONS);
+
+/** Every entry operation: the adds, then the corrections, then the deletions. */
 export const SHIFT_REPORT_ENTRY_CONTRACTS = [
-  prdAddShiftPersonnel,
-  prdAddShiftAssetUsage,
-  prdAddShiftDrilling,
-  prdAddShiftBlasting,
-  prdAddShiftFuel,
-  prdAddShiftDowntime,
-  prdAddShiftMaterial,
-  prdUpdateShiftPersonnel,
-  prdUpdateShiftAssetUsage,
-  prdUpdateShiftDrilling,
-  prdUpdateShiftBlasting,
-  prdUpdateShiftFuel,
-  prdUpdateShiftDowntime,
-  prdUpdateShiftMaterial,
-  prdDeleteShiftPersonnel,
-  prdDeleteShiftAssetUsage,
-  prdDeleteShiftDrilling,
-  prdDeleteShiftBlasting,
-  prdDeleteShiftFuel,
-  prdDeleteShiftDowntime,
-  prdDeleteShiftMaterial,
-] as const;
+  ...kinds.map((kind) => kind.add),
+  ...kinds.map((kind) => kind.update),
+  ...kinds.map((kind) => kind.remove),
+];

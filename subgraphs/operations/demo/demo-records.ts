@@ -6,15 +6,7 @@ import { eamCreateAsset } from '../../../contracts/operations/eam/assets.contrac
 import { scmCreateFuelTank } from '../../../contracts/operations/fuel/tanks.contract.js';
 import { hrCreateBrigade } from '../../../contracts/operations/hr/brigades.contract.js';
 import { hrHirePersonnel } from '../../../contracts/operations/hr/personnel.contract.js';
-import {
-  prdAddShiftAssetUsage,
-  prdAddShiftBlasting,
-  prdAddShiftDowntime,
-  prdAddShiftDrilling,
-  prdAddShiftFuel,
-  prdAddShiftMaterial,
-  prdAddShiftPersonnel,
-} from '../../../contracts/operations/prd/shift-report-entries.contract.js';
+import { SHIFT_REPORT_ENTRY_OPERATIONS } from '../../../contracts/operations/prd/shift-report-entries.contract.js';
 import { prdCreateShiftReport } from '../../../contracts/operations/prd/shift-reports.contract.js';
 import { scmCreateSupplier } from '../../../contracts/operations/scm/suppliers.contract.js';
 import { scmCreateTmcItem } from '../../../contracts/operations/scm/tmc-items.contract.js';
@@ -125,10 +117,11 @@ export async function demoRecords(tx: EntityManager, run: RunOperation, keys: Si
 
   const shiftDate = new Date().toISOString().slice(0, 10);
   const report = await as('Engineer', prdCreateShiftReport, { productionObjectId: objectId, shiftDate, shiftType: 'day' });
-  const entry = (contract: OperationContract, body: Record<string, unknown>) => as('Engineer', contract, { id: report.id, ...body });
+  const entry = (kind: keyof typeof SHIFT_REPORT_ENTRY_OPERATIONS, body: Record<string, unknown>) =>
+    as('Engineer', SHIFT_REPORT_ENTRY_OPERATIONS[kind].add, { id: report.id, ...body });
   const usages: string[] = [];
   for (const [index, assetId] of assetIds.entries()) {
-    const usage = await entry(prdAddShiftAssetUsage, {
+    const usage = await entry('assetUsages', {
       assetId,
       operatorPersonnelId: personnel[index]!.id,
       hoursWorked: 10.5,
@@ -136,8 +129,8 @@ export async function demoRecords(tx: EntityManager, run: RunOperation, keys: Si
       meterReadingEnd: 1_010.5,
     });
     usages.push(usage.id);
-    await entry(prdAddShiftDrilling, { assetUsageId: usage.id, holesDrilled: 12, depthMeters: 180.5, drillBitWearPercent: 12.5 });
-    await entry(prdAddShiftFuel, {
+    await entry('drilling', { assetUsageId: usage.id, holesDrilled: 12, depthMeters: 180.5, drillBitWearPercent: 12.5 });
+    await entry('fuel', {
       assetUsageId: usage.id,
       tankId: tank.id,
       fuelType: 'diesel',
@@ -146,15 +139,15 @@ export async function demoRecords(tx: EntityManager, run: RunOperation, keys: Si
     });
   }
   const stopped = new Date(`${shiftDate}T10:00:00Z`);
-  await entry(prdAddShiftDowntime, {
+  await entry('downtime', {
     assetUsageId: usages[0],
     reasonCode: 'breakdown',
     startedAt: stopped.toISOString(),
     endedAt: new Date(stopped.getTime() + 1.5 * 3_600_000).toISOString(),
     description: 'Замена шарошки',
   });
-  await entry(prdAddShiftBlasting, { blocksBlasted: 2, explosiveType: 'Игданит', explosiveKg: 1_250.75 });
-  await entry(prdAddShiftMaterial, {
+  await entry('blasting', { blocksBlasted: 2, explosiveType: 'Игданит', explosiveKg: 1_250.75 });
+  await entry('materials', {
     assetUsageId: usages[0],
     tmcItemId: grease.id,
     quantity: 3.25,
@@ -162,6 +155,6 @@ export async function demoRecords(tx: EntityManager, run: RunOperation, keys: Si
     warehouseId: warehouse.id,
   });
   for (const person of personnel) {
-    await entry(prdAddShiftPersonnel, { personnelId: person.id, positionId: person.positionId, hoursWorked: 11, downtimeHours: 0.5 });
+    await entry('personnel', { personnelId: person.id, positionId: person.positionId, hoursWorked: 11, downtimeHours: 0.5 });
   }
 }

@@ -1,14 +1,15 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAt, tenantKey, timestamps, timestamptz } from '../domain-columns.js';
 
+/** The key columns of every entry: its tenant key, the report it belongs to and the report's object. */
+const entryKey = () => ({ ...tenantKey(), shiftReportId: p.uuid(), objectId: p.uuid() });
+
 /** Hours an employee worked in the shift (a report may hold several stints per employee). */
 export const ShiftPersonnelEntryEntity = defineEntity({
   name: 'ShiftPersonnelEntry',
   tableName: 'shift_personnel_entry',
   properties: {
-    ...tenantKey(),
-    shiftReportId: p.uuid(),
-    objectId: p.uuid(),
+    ...entryKey(),
     personnelId: p.uuid(),
     positionId: p.uuid(),
     hoursWorked: p.decimal().precision(4).scale(2),
@@ -24,9 +25,7 @@ export const ShiftAssetUsageEntity = defineEntity({
   name: 'ShiftAssetUsage',
   tableName: 'shift_asset_usage',
   properties: {
-    ...tenantKey(),
-    shiftReportId: p.uuid(),
-    objectId: p.uuid(),
+    ...entryKey(),
     assetId: p.uuid(),
     operatorPersonnelId: p.uuid().nullable(),
     hoursWorked: p.decimal().precision(4).scale(2),
@@ -43,9 +42,7 @@ export const ShiftDrillingEntryEntity = defineEntity({
   name: 'ShiftDrillingEntry',
   tableName: 'shift_drilling_entry',
   properties: {
-    ...tenantKey(),
-    shiftReportId: p.uuid(),
-    objectId: p.uuid(),
+    ...entryKey(),
     assetUsageId: p.uuid(),
     holesDrilled: p.integer(),
     depthMeters: p.decimal().precision(12).scale(2),
@@ -61,9 +58,7 @@ export const ShiftBlastingEntryEntity = defineEntity({
   name: 'ShiftBlastingEntry',
   tableName: 'shift_blasting_entry',
   properties: {
-    ...tenantKey(),
-    shiftReportId: p.uuid(),
-    objectId: p.uuid(),
+    ...entryKey(),
     blocksBlasted: p.integer(),
     explosiveType: p.string().length(80),
     explosiveKg: p.decimal().precision(15).scale(3),
@@ -79,9 +74,7 @@ export const ShiftFuelEntryEntity = defineEntity({
   name: 'ShiftFuelEntry',
   tableName: 'shift_fuel_entry',
   properties: {
-    ...tenantKey(),
-    shiftReportId: p.uuid(),
-    objectId: p.uuid(),
+    ...entryKey(),
     assetUsageId: p.uuid(),
     tankId: p.uuid(),
     fuelType: p.enum(['diesel', 'gasoline', 'lubricant'] as const).columnType('varchar(16)'),
@@ -98,9 +91,7 @@ export const ShiftDowntimeEntryEntity = defineEntity({
   name: 'ShiftDowntimeEntry',
   tableName: 'shift_downtime_entry',
   properties: {
-    ...tenantKey(),
-    shiftReportId: p.uuid(),
-    objectId: p.uuid(),
+    ...entryKey(),
     assetUsageId: p.uuid().nullable(),
     reasonCode: p.enum(['breakdown', 'maintenance', 'no_fuel', 'weather', 'other'] as const).columnType('varchar(16)'),
     startedAt: timestamptz(),
@@ -117,9 +108,7 @@ export const ShiftMaterialUsageEntity = defineEntity({
   name: 'ShiftMaterialUsage',
   tableName: 'shift_material_usage',
   properties: {
-    ...tenantKey(),
-    shiftReportId: p.uuid(),
-    objectId: p.uuid(),
+    ...entryKey(),
     assetUsageId: p.uuid().nullable(),
     tmcItemId: p.uuid(),
     warehouseId: p.uuid(),
@@ -130,3 +119,14 @@ export const ShiftMaterialUsageEntity = defineEntity({
 });
 
 export type ShiftMaterialUsage = InferEntity<typeof ShiftMaterialUsageEntity>;
+
+/** The seven entry entities, one per entry table. */
+export const SHIFT_ENTRY_ENTITIES = [
+  ShiftPersonnelEntryEntity,
+  ShiftAssetUsageEntity,
+  ShiftDrillingEntryEntity,
+  ShiftBlastingEntryEntity,
+  ShiftFuelEntryEntity,
+  ShiftDowntimeEntryEntity,
+  ShiftMaterialUsageEntity,
+];

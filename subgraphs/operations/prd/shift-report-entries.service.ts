@@ -6,15 +6,7 @@ import { PersonnelEntity } from '../hr/personnel.entity.js';
 import { TmcItemEntity } from '../scm/stock/tmc-item.entity.js';
 import { WarehouseEntity } from '../scm/stock/warehouse.entity.js';
 import type { BodyOf } from '../../../contracts/operation.js';
-import type {
-  prdAddShiftAssetUsage,
-  prdAddShiftBlasting,
-  prdAddShiftDowntime,
-  prdAddShiftDrilling,
-  prdAddShiftFuel,
-  prdAddShiftMaterial,
-  prdAddShiftPersonnel,
-} from '../../../contracts/operations/prd/shift-report-entries.contract.js';
+import type { SHIFT_REPORT_ENTRY_OPERATIONS } from '../../../contracts/operations/prd/shift-report-entries.contract.js';
 import { SHIFT_HOURS } from '../../../contracts/operations/prd/types.js';
 import { requireState } from '../core/state-machine.js';
 import { OperationsError } from '../operations.errors.js';
@@ -59,14 +51,17 @@ const merge = <T extends object>(current: T, patch: Partial<T>): T => {
   return { ...current, ...named } as T;
 };
 
-type PersonnelInput = BodyOf<typeof prdAddShiftPersonnel>;
-type AssetUsageInput = BodyOf<typeof prdAddShiftAssetUsage>;
-type DrillingInput = BodyOf<typeof prdAddShiftDrilling>;
-type BlastingInput = BodyOf<typeof prdAddShiftBlasting>;
+/** The body of the add operation of an entry kind. */
+type AddBody<K extends keyof typeof SHIFT_REPORT_ENTRY_OPERATIONS> = BodyOf<(typeof SHIFT_REPORT_ENTRY_OPERATIONS)[K]['add']>;
+
+type PersonnelInput = AddBody<'personnel'>;
+type AssetUsageInput = AddBody<'assetUsages'>;
+type DrillingInput = AddBody<'drilling'>;
+type BlastingInput = AddBody<'blasting'>;
 // An entry read back for a correction holds its column's text: the contract's enum is judged on the way in.
-type FuelInput = Omit<BodyOf<typeof prdAddShiftFuel>, 'fuelType'> & { fuelType: string };
-type DowntimeInput = Omit<BodyOf<typeof prdAddShiftDowntime>, 'reasonCode'> & { reasonCode: string };
-type MaterialInput = BodyOf<typeof prdAddShiftMaterial>;
+type FuelInput = Omit<AddBody<'fuel'>, 'fuelType'> & { fuelType: string };
+type DowntimeInput = Omit<AddBody<'downtime'>, 'reasonCode'> & { reasonCode: string };
+type MaterialInput = AddBody<'materials'>;
 
 /**
  * One entry kind: its snapshot name, the lock its writes take on the report, the entry as input

@@ -18,8 +18,6 @@ const TurnOutput = z.object({
   }),
 });
 
-const { $schema: _schema, ...TURN_SCHEMA } = z.toJSONSchema(TurnOutput, { io: 'output' }) as Record<string, unknown>;
-
 const SYSTEM = `You interview a founder about a startup idea so that market research can run on it.
 Keep the anamnesis (a structured summary) up to date from everything the user said: ${Object.keys(Anamnesis.shape).join(', ')}.
 Never invent facts; leave a field null (or empty) until the user gives it. Reply briefly in the user's language:
@@ -34,7 +32,6 @@ export class LlmAssistant implements AssistantProvider {
     const { value, meta } = await this.llm.complete({
       name: 'assistant_turn',
       schema: TurnOutput,
-      jsonSchema: TURN_SCHEMA,
       messages: [
         { role: 'system', content: SYSTEM },
         { role: 'system', content: `Current anamnesis: ${JSON.stringify(input.anamnesis)}` },

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Logger } from '../../../runtime/logger.js';
 
 /**
@@ -28,8 +28,8 @@ export interface ProviderMeta {
 export interface StructuredRequest<T extends z.ZodType> {
   /** The schema's name for the upstream (`json_schema.name`). */
   readonly name: string;
+  /** What the answer must be: sent as its JSON Schema, and checked against on the way back. */
   readonly schema: T;
-  readonly jsonSchema: Record<string, unknown>;
   readonly messages: ReadonlyArray<{ readonly role: 'system' | 'user' | 'assistant'; readonly content: string }>;
 }
 
@@ -48,6 +48,12 @@ export class LlmFailure extends Error {
   }
 }
 
+/** The JSON Schema of the answer's zod schema, as the upstream takes it (without `$schema`). */
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _schema, ...json } = z.toJSONSchema(schema, { io: 'output' }) as Record<string, unknown>;
+  return json;
+}
+
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 export class StructuredCompletion {
@@ -63,7 +69,7 @@ export class StructuredCompletion {
       body: JSON.stringify({
         model: this.settings.model,
         messages: request.messages,
-        response_format: { type: 'json_schema', json_schema: { name: request.name, strict: true, schema: request.jsonSchema } },
+        response_format: { type: 'json_schema', json_schema: { name: request.name, strict: true, schema: jsonSchemaOf(request.schema) } },
       }),
       signal: AbortSignal.timeout(this.settings.timeoutMs),
     }).catch((error: unknown) => {

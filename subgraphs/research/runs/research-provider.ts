@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { AnamnesisData } from '../../../contracts/research/case-types.js';
 import type { ProviderMeta, StructuredCompletion } from '../llm/structured-completion.js';
 import { ReportJson, summarize, type ReportJsonData } from './report-json.js';
@@ -29,8 +28,6 @@ export class OfflineResearcher implements ResearchProvider {
   }
 }
 
-const { $schema: _schema, ...REPORT_SCHEMA } = z.toJSONSchema(ReportJson, { io: 'output' }) as Record<string, unknown>;
-
 const SYSTEM = `You are a sober startup analyst. From the founder's anamnesis, write a research report as JSON with exactly
 the fields of the schema. Judge demand, monetization, technical, app store, competition and retention risks (Low, Medium,
 High) with one-sentence reasons; name real competitors when you know them, with App Store links when they exist, else
@@ -43,7 +40,6 @@ export class LlmResearcher implements ResearchProvider {
     const { value, meta } = await this.llm.complete({
       name: 'research_report',
       schema: ReportJson,
-      jsonSchema: REPORT_SCHEMA,
       messages: [
         { role: 'system', content: SYSTEM },
         { role: 'user', content: JSON.stringify(anamnesis) },

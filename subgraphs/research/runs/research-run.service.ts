@@ -1,14 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RESEARCH_RUN_CREDITS } from '../../../contracts/research/account-types.js';
 import type { Logger } from '../../../runtime/logger.js';
-import { afterCommit } from '../../shared/after-commit.js';
 import type { QueueHub } from '../../shared/queues/queue-hub.js';
 import { newId } from '../access/key-secret.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { anamnesisOf } from '../assistant/anamnesis.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import type { Providers } from '../providers.js';
-import { RESEARCH_RUNS, type RunJob } from '../queues.js';
+import { RESEARCH_RUNS, queueAfterCommit, type RunJob } from '../queues.js';
 import { ResearchError } from '../research.errors.js';
 import type { Thread } from '../threads/thread.entity.js';
 import { reportView, runView, type ThreadStore } from '../threads/thread.store.js';
@@ -45,13 +44,8 @@ export class ResearchRunService {
     const started = await this.claim(em, caller, threadId, force);
     if (started.queued) {
       // After the call's commit, so the consumer finds the run.
-      afterCommit(em, async () => {
-        try {
-          await this.queues.add<RunJob>(RESEARCH_RUNS, started.run.id, { runId: started.run.id });
-        } catch (error) {
-          this.logger.warn({ err: error, runId: started.run.id }, 'research run not queued; recovery will queue it');
-        }
-      });
+      const runId = started.run.id;
+      queueAfterCommit<RunJob>(em, this.queues, this.logger, { spec: RESEARCH_RUNS, id: runId, data: { runId }, what: 'research run' });
     }
     const snapshot = await this.store.snapshot(em, started.thread);
     const report = started.report;

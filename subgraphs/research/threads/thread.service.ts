@@ -4,14 +4,14 @@ import type { GapAssessmentData, MessageData } from '../../../contracts/research
 import type { ContractInput } from '../../../contracts/operation.js';
 import type { researchThreadEvents } from '../../../contracts/research/events.contract.js';
 import type { Logger } from '../../../runtime/logger.js';
-import { afterCommit, withAfterCommit } from '../../shared/after-commit.js';
+import { withAfterCommit } from '../../shared/after-commit.js';
 import type { QueueHub } from '../../shared/queues/queue-hub.js';
 import { newId } from '../access/key-secret.js';
 import type { WorkspaceActor } from '../access/workspace-actor.js';
 import { anamnesisHash, assessGaps, emptyAnamnesis } from '../assistant/anamnesis.js';
 import type { CreditLedger } from '../billing/credit-ledger.js';
 import type { Providers } from '../providers.js';
-import { ASSISTANT_TURNS, type TurnJob } from '../queues.js';
+import { ASSISTANT_TURNS, queueAfterCommit, type TurnJob } from '../queues.js';
 import { MessageEntity, ThreadEntity, type Thread } from './thread.entity.js';
 import { messageView, type ThreadStore } from './thread.store.js';
 import { threadEvents } from './thread-events.js';
@@ -142,17 +142,14 @@ export class ThreadService {
       reference: assistantMessage.id,
       ...(free && { reason: free }),
     });
-    afterCommit(em, () => this.queueTurn(assistantMessage.id));
+    const messageId = assistantMessage.id;
+    queueAfterCommit<TurnJob>(em, this.queues, this.logger, {
+      spec: ASSISTANT_TURNS,
+      id: messageId,
+      data: { messageId },
+      what: 'assistant turn',
+    });
     return { assistantMessage, userMessage, ...snapshot };
-  }
-
-  /** Queues the turn; a lost add is found again by the consumer's recovery, so the caller's answer stands. */
-  private async queueTurn(messageId: string): Promise<void> {
-    try {
-      await this.queues.add<TurnJob>(ASSISTANT_TURNS, messageId, { messageId });
-    } catch (error) {
-      this.logger.warn({ err: error, messageId }, 'assistant turn not queued; recovery will queue it');
-    }
   }
 
   private async open(tx: EntityManager, caller: WorkspaceActor): Promise<Thread> {

@@ -4,7 +4,7 @@ import type { scmRegisterTmcReceipt } from '../../../../contracts/operations/scm
 import type { Principal } from '../../core/principal.js';
 import { ScmError } from '../scm.errors.js';
 import { SupplierEntity } from '../suppliers/supplier.entity.js';
-import { byItem, insertLines } from './document-lines.js';
+import { insertLines } from './document-lines.js';
 import { TmcReceiptEntity } from './tmc-receipt.entity.js';
 import { TmcRequestEntity } from './tmc-request.entity.js';
 import type { StockLedger, WarehouseRef } from './stock-ledger.js';
@@ -56,18 +56,13 @@ export class ReceiptService {
     // Re-priced before the stock goes up: the average weighs what was held before this receipt.
     // raw SQL: the weighted average re-priced in numeric from the stock on hand and the receipt's lines.
     await em.execute(REPRICE, [id]);
-    for (const line of byItem(input.lines)) {
-      await this.ledger.add(em, {
-        warehouse,
-        itemId: line.itemId,
-        quantity: line.quantity,
-        kind: 'receipt',
-        price: line.price,
-        documentType: 'receipt',
-        documentId: id,
-        actorId: caller.userId,
-      });
-    }
+    await this.ledger.addLines(em, input.lines, {
+      warehouse,
+      kind: 'receipt',
+      documentType: 'receipt',
+      documentId: id,
+      actorId: caller.userId,
+    });
     // raw SQL: the total summed in numeric from the lines.
     const [total] = await em.execute<Array<{ total_amount: string }>>(
       `update "operations"."tmc_receipt" set "total_amount" = (select sum("amount") from "operations"."tmc_receipt_line" where "tmc_receipt_id" = ?)
@@ -83,13 +78,7 @@ export class ReceiptService {
     if (input.requestId) {
       if ((await em.count(TmcRequestEntity, { id: input.requestId })) === 0) throw ScmError.notFound('TMC request', 'requestId');
     }
-    const items = await this.ledger.lockItems(
-      em,
-      input.lines.map((line) => line.itemId),
-      'update',
-    );
-    const inactive = [...items.values()].find((item) => !item.active);
-    if (inactive) throw ScmError.itemInactive(inactive.nomenclature_code);
+    await this.ledger.lockLines(em, input.lines, 'update', { active: true });
   }
 
   private async insertReceipt(em: EntityManager, caller: Principal, warehouse: WarehouseRef, input: ReceiptInput): Promise<string> {

@@ -33,13 +33,7 @@ export class RequestService {
 
   async create(em: EntityManager, caller: Principal, input: ContractInput<typeof scmCreateTmcRequest>): Promise<RequestData> {
     const warehouse = await this.warehouses.ref(em, input.warehouseId, 'warehouseId');
-    const items = await this.ledger.lockItems(
-      em,
-      input.lines.map((line) => line.itemId),
-      'share',
-    );
-    const inactive = [...items.values()].find((item) => !item.active);
-    if (inactive) throw ScmError.itemInactive(inactive.nomenclature_code);
+    await this.ledger.lockLines(em, input.lines, 'share', { active: true });
     const request = em.create(TmcRequestEntity, {
       warehouseId: warehouse.id,
       objectId: warehouse.objectId,

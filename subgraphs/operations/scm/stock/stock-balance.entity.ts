@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { currentOrganization, timestamps } from '../../domain-columns.js';
+import { currentTenantKey, timestamps } from '../../domain-columns.js';
 
 /** The quantity of one item in one warehouse, changed only by the stock ledger (SQL with row locks). */
 export const StockBalanceEntity = defineEntity({
   name: 'StockBalance',
   tableName: 'stock_balance',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     warehouseId: p.uuid(),
     objectId: p.uuid(),
     itemId: p.uuid(),

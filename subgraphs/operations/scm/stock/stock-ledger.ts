@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ScmError } from '../scm.errors.js';
+import { byItem } from './document-lines.js';
 import { StockBalanceEntity } from './stock-balance.entity.js';
 
 /**
@@ -37,6 +38,16 @@ export interface StockMove {
   readonly reversesId?: string;
 }
 
+/** A line of a stock document: an item, how much of it moves and, on a receipt, its unit price. */
+export interface StockLine {
+  readonly itemId: string;
+  readonly quantity: Decimal;
+  readonly price?: Decimal | null;
+}
+
+/** What every movement of one document shares; each line adds its item, quantity and price. */
+export type DocumentMove = Omit<StockMove, 'itemId' | 'quantity' | 'price'>;
+
 export interface ItemRow {
   readonly id: string;
   readonly nomenclature_code: string;
@@ -64,6 +75,29 @@ export class StockLedger {
     const missing = unique.find((id) => !found.has(id));
     if (missing) throw ScmError.notFound('TMC item', 'lines');
     return found;
+  }
+
+  /** `lockItems` for the items a document's lines name; with `active`, 422 `TMC_ITEM_INACTIVE` for an inactive one. */
+  async lockLines(
+    em: EntityManager,
+    lines: ReadonlyArray<{ readonly itemId: string }>,
+    mode: 'update' | 'share',
+    options: { readonly active?: boolean } = {},
+  ): Promise<void> {
+    const ids = lines.map((line) => line.itemId);
+    const items = await this.lockItems(em, ids, mode);
+    const inactive = options.active ? [...items.values()].find((item) => !item.active) : undefined;
+    if (inactive) throw ScmError.itemInactive(inactive.nomenclature_code);
+  }
+
+  /** Stock up by each line of a document, in item order (`byItem`). */
+  async addLines(em: EntityManager, lines: readonly StockLine[], move: DocumentMove): Promise<void> {
+    for (const line of byItem(lines)) await this.add(em, { ...move, itemId: line.itemId, quantity: line.quantity, price: line.price });
+  }
+
+  /** Stock down by each line of a document, in item order (`byItem`); 422 `TMC_INSUFFICIENT_STOCK` as `take`. */
+  async takeLines(em: EntityManager, lines: readonly StockLine[], move: DocumentMove): Promise<void> {
+    for (const line of byItem(lines)) await this.take(em, { ...move, itemId: line.itemId, quantity: line.quantity, price: line.price });
   }
 
   /** Stock up by `quantity`; returns the movement id. */

@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
+import { currentTenantKey, timestamps, timestamptz } from '../../domain-columns.js';
 
 /** A stocktaking of a warehouse; at most one in progress per warehouse. */
 export const TmcInventoryEntity = defineEntity({
   name: 'TmcInventory',
   tableName: 'tmc_inventory',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     warehouseId: p.uuid(),
     objectId: p.uuid(),
     inventoryDate: p.date(),
@@ -29,8 +28,7 @@ export const TmcInventoryLineEntity = defineEntity({
   name: 'TmcInventoryLine',
   tableName: 'tmc_inventory_line',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     tmcInventoryId: p.uuid(),
     lineNo: p.integer(),
     itemId: p.uuid(),

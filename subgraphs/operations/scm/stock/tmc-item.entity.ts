@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { currentOrganization, timestamps } from '../../domain-columns.js';
+import { currentTenantKey, timestamps } from '../../domain-columns.js';
 
 /** A stock item (TMC) of the nomenclature; prices are exact decimals (strings). */
 export const TmcItemEntity = defineEntity({
   name: 'TmcItem',
   tableName: 'tmc_item',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     nomenclatureCode: p.string().length(64),
     name: p.string().length(500),
     category: p.enum(['drill_tool', 'spare', 'consumable', 'other'] as const).columnType('varchar(16)'),

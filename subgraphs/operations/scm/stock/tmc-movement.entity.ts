@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
+import { currentTenantKey, timestamps, timestamptz } from '../../domain-columns.js';
 
 /** The stock ledger: one signed quantity of an item in a warehouse per movement, and, once, its reversal. */
 export const TmcMovementEntity = defineEntity({
   name: 'TmcMovement',
   tableName: 'tmc_movement',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     warehouseId: p.uuid(),
     objectId: p.uuid(),
     itemId: p.uuid(),

@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { currentOrganization, timestamps } from '../../domain-columns.js';
+import { currentTenantKey, timestamps } from '../../domain-columns.js';
 
 /** A receipt of stock into a warehouse (from a supplier, a transfer or a return). */
 export const TmcReceiptEntity = defineEntity({
   name: 'TmcReceipt',
   tableName: 'tmc_receipt',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     warehouseId: p.uuid(),
     objectId: p.uuid(),
     source: p.enum(['supplier', 'transfer', 'return'] as const).columnType('varchar(16)'),
@@ -31,8 +30,7 @@ export const TmcReceiptLineEntity = defineEntity({
   name: 'TmcReceiptLine',
   tableName: 'tmc_receipt_line',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     tmcReceiptId: p.uuid(),
     lineNo: p.integer(),
     itemId: p.uuid(),

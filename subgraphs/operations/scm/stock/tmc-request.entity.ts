@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
+import { currentTenantKey, timestamps, timestamptz } from '../../domain-columns.js';
 
 /** A request for stock for a warehouse, from draft to fulfilled by receipts (`linkedInboundIds`). */
 export const TmcRequestEntity = defineEntity({
   name: 'TmcRequest',
   tableName: 'tmc_request',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     warehouseId: p.uuid(),
     objectId: p.uuid(),
     createdById: p.uuid(),
@@ -38,8 +37,7 @@ export const TmcRequestLineEntity = defineEntity({
   name: 'TmcRequestLine',
   tableName: 'tmc_request_line',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     tmcRequestId: p.uuid(),
     lineNo: p.integer(),
     itemId: p.uuid(),

@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
+import { currentTenantKey, timestamps, timestamptz } from '../../domain-columns.js';
 
 /** A transfer of stock between two warehouses: issued, then confirmed by the receiving end. */
 export const TmcTransferEntity = defineEntity({
   name: 'TmcTransfer',
   tableName: 'tmc_transfer',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     fromWarehouseId: p.uuid(),
     toWarehouseId: p.uuid(),
     fromObjectId: p.uuid(),
@@ -34,8 +33,7 @@ export const TmcTransferLineEntity = defineEntity({
   name: 'TmcTransferLine',
   tableName: 'tmc_transfer_line',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     tmcTransferId: p.uuid(),
     lineNo: p.integer(),
     itemId: p.uuid(),

@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
+import { currentTenantKey, timestamps, timestamptz } from '../../domain-columns.js';
 
 /** A write-off of stock from a warehouse to a production object (and possibly an asset). */
 export const TmcWriteOffEntity = defineEntity({
   name: 'TmcWriteOff',
   tableName: 'tmc_write_off',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     warehouseId: p.uuid(),
     objectId: p.uuid(),
     assetId: p.uuid().nullable(),
@@ -28,8 +27,7 @@ export const TmcWriteOffLineEntity = defineEntity({
   name: 'TmcWriteOffLine',
   tableName: 'tmc_write_off_line',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     tmcWriteOffId: p.uuid(),
     lineNo: p.integer(),
     itemId: p.uuid(),

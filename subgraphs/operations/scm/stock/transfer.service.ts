@@ -9,7 +9,7 @@ import { recordMapper } from '../../core/rows.js';
 import { transition } from '../../core/state-machine.js';
 import { transferMachine } from '../machines.js';
 import { ScmError } from '../scm.errors.js';
-import { byItem, insertLines, linesOf } from './document-lines.js';
+import { insertLines, linesOf } from './document-lines.js';
 import type { StockLedger } from './stock-ledger.js';
 import { TmcTransferEntity } from './tmc-transfer.entity.js';
 import type { WarehouseService } from './warehouse.service.js';
@@ -34,11 +34,7 @@ export class TransferService {
     if (input.fromWarehouseId === input.toWarehouseId) throw ScmError.invalid('toWarehouseId', 'must differ from fromWarehouseId');
     const from = await this.warehouses.ref(em, input.fromWarehouseId, 'fromWarehouseId');
     const to = await this.warehouses.ref(em, input.toWarehouseId, 'toWarehouseId');
-    await this.ledger.lockItems(
-      em,
-      input.lines.map((line) => line.itemId),
-      'share',
-    );
+    await this.ledger.lockLines(em, input.lines, 'share');
     const transfer = em.create(TmcTransferEntity, {
       fromWarehouseId: from.id,
       toWarehouseId: to.id,
@@ -51,17 +47,13 @@ export class TransferService {
     await em.flush();
     const id = transfer.id;
     await insertLines(em, LINES, id, input.lines);
-    for (const line of byItem(input.lines)) {
-      await this.ledger.take(em, {
-        warehouse: from,
-        itemId: line.itemId,
-        quantity: line.quantity,
-        kind: 'transfer_out',
-        documentType: 'transfer',
-        documentId: id,
-        actorId: caller.userId,
-      });
-    }
+    await this.ledger.takeLines(em, input.lines, {
+      warehouse: from,
+      kind: 'transfer_out',
+      documentType: 'transfer',
+      documentId: id,
+      actorId: caller.userId,
+    });
     return this.get(em, id);
   }
 
@@ -72,18 +64,11 @@ export class TransferService {
     });
     const to = { id: String(row.to_warehouse_id), objectId: String(row.to_object_id) };
     const lines = (await linesOf(em, LINES, [id])).get(id) ?? [];
-    const moves = byItem(lines.map((line) => ({ itemId: String(line.item_id), quantity: String(line.quantity) })));
-    for (const line of moves) {
-      await this.ledger.add(em, {
-        warehouse: to,
-        itemId: line.itemId,
-        quantity: line.quantity,
-        kind: 'transfer_in',
-        documentType: 'transfer',
-        documentId: id,
-        actorId: caller.userId,
-      });
-    }
+    await this.ledger.addLines(
+      em,
+      lines.map((line) => ({ itemId: String(line.item_id), quantity: String(line.quantity) })),
+      { warehouse: to, kind: 'transfer_in', documentType: 'transfer', documentId: id, actorId: caller.userId },
+    );
     return this.withLines(em, [row]).then(([transfer]) => transfer!);
   }
 

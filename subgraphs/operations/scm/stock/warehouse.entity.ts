@@ -1,13 +1,12 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { currentOrganization, timestamps } from '../../domain-columns.js';
+import { currentTenantKey, timestamps } from '../../domain-columns.js';
 
 /** A warehouse at a production object. */
 export const WarehouseEntity = defineEntity({
   name: 'Warehouse',
   tableName: 'warehouse',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     objectId: p.uuid(),
     code: p.string().length(64),
     name: p.string().length(200),

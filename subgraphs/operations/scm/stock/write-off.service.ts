@@ -4,7 +4,7 @@ import type { scmWriteOffTmc } from '../../../../contracts/operations/scm/tmc-mo
 import type { Principal } from '../../core/principal.js';
 import { ProductionObjectEntity } from '../../reference-books/reference-book.entity.js';
 import { ScmError } from '../scm.errors.js';
-import { byItem, insertLines } from './document-lines.js';
+import { insertLines } from './document-lines.js';
 import type { StockLedger } from './stock-ledger.js';
 import { type TmcWriteOff, TmcWriteOffEntity } from './tmc-write-off.entity.js';
 import type { WarehouseService } from './warehouse.service.js';
@@ -24,11 +24,7 @@ export class WriteOffService {
     const warehouse = await this.warehouses.ref(em, input.warehouseId, 'warehouseId');
     if ((await em.count(ProductionObjectEntity, { id: input.targetObjectId, deletedAt: null })) === 0)
       throw ScmError.notFound('Production object', 'targetObjectId');
-    await this.ledger.lockItems(
-      em,
-      input.lines.map((line) => line.itemId),
-      'share',
-    );
+    await this.ledger.lockLines(em, input.lines, 'share');
     const act = em.create(TmcWriteOffEntity, {
       warehouseId: warehouse.id,
       objectId: warehouse.objectId,
@@ -45,18 +41,14 @@ export class WriteOffService {
     await insertLines(em, LINES, id, input.lines, {
       price: `(select "weighted_avg_price" from "operations"."tmc_item" where "id" = (l."line" ->> 'itemId')::uuid)`,
     });
-    for (const line of byItem(input.lines)) {
-      await this.ledger.take(em, {
-        warehouse,
-        itemId: line.itemId,
-        quantity: line.quantity,
-        kind: 'write_off',
-        documentType: 'write_off',
-        documentId: id,
-        actorId: caller.userId,
-        occurredAt: input.occurredAt,
-      });
-    }
+    await this.ledger.takeLines(em, input.lines, {
+      warehouse,
+      kind: 'write_off',
+      documentType: 'write_off',
+      documentId: id,
+      actorId: caller.userId,
+      occurredAt: input.occurredAt,
+    });
     return { consumptionId: id, warehouseId: warehouse.id, lineCount: input.lines.length };
   }
 }

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { currentOrganization, timestamps, timestamptz } from '../../domain-columns.js';
+import { currentTenantKey, timestamps, timestamptz } from '../../domain-columns.js';
 
 /**
  * A supplier of an organization, identified by BIN or IIN. `status` is computed by the database from
@@ -9,8 +9,7 @@ export const SupplierEntity = defineEntity({
   name: 'Supplier',
   tableName: 'supplier',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     bin: p.character().length(12).nullable(),
     iin: p.character().length(12).nullable(),
     legalName: p.string().length(500),
@@ -48,8 +47,7 @@ export const SupplierContactEntity = defineEntity({
   name: 'SupplierContact',
   tableName: 'supplier_contact',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     supplierId: p.uuid(),
     fullName: p.string().length(200),
     position: p.string().length(200).nullable(),
@@ -67,8 +65,7 @@ export const SupplierBankAccountEntity = defineEntity({
   name: 'SupplierBankAccount',
   tableName: 'supplier_bank_account',
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    organizationId: currentOrganization(),
+    ...currentTenantKey(),
     supplierId: p.uuid(),
     bankName: p.string().length(200),
     bik: p.string().length(8).nullable(),
