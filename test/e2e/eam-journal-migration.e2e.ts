@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Migration20261127040000_journal_ops as JournalOps } from '../../subgraphs/operations/migrations/Migration20261127040000_journal_ops.js';
 import { Actors } from '../support/actors.js';
+import { AssetBuilder } from '../support/eam.js';
 
 /**
  * The migration that narrows the movements journal to seed 002's five `op` values, run again on
@@ -33,17 +34,13 @@ afterAll(async () => {
 
 describe('the journal migration', () => {
   it('moves decommission entries to their own records, drops maintenance entries and keeps the seed’s kinds', async () => {
-    const assetClass = await actors.act('Engineer', 'POST', '/api/v1/eam/asset-classes', { code: 'MIG', name: 'Migration class' });
-    const asset = await actors.act('Engineer', 'POST', '/api/v1/eam/assets', {
-      inventoryNumber: 'MIG-100',
-      name: 'Old rig',
-      assetClassId: assetClass.body.id,
-      currentObjectId: actors.north,
-      commissionedAt: '2025-01-01',
-      passport: {},
+    const assets = new AssetBuilder(actors, {
+      prefix: 'MIG',
+      assetClass: { code: 'MIG', name: 'Migration class' },
+      defaults: { name: 'Old rig' },
     });
-    expect(asset.status, JSON.stringify(asset.body)).toBe(201);
-    const moved = await actors.act('Engineer', 'POST', `/api/v1/eam/assets/${asset.body.id}/move`, {
+    const asset = await assets.create();
+    const moved = await actors.act('Engineer', 'POST', `/api/v1/eam/assets/${asset.id}/move`, {
       toObjectId: actors.south,
       reason: 'Перевод',
     });
@@ -68,17 +65,17 @@ describe('the journal migration', () => {
       await database.query(
         `insert into operations.asset_movement (organization_id, asset_id, op, status, from_object_id, reason)
          values ($1, $2, $3, $4, $5, 'old entry')`,
-        [organization, asset.body.id, op, status, actors.south],
+        [organization, asset.id, op, status, actors.south],
       );
     }
     for (const sql of statements()) await database.query(sql);
     await database.query('commit');
 
-    const journal = await database.query(`select op, status from operations.asset_movement where asset_id = $1`, [asset.body.id]);
+    const journal = await database.query(`select op, status from operations.asset_movement where asset_id = $1`, [asset.id]);
     expect(journal.rows).toEqual([{ op: 'transfer_audit', status: 'applied' }]);
     const records = await database.query(
       `select status, object_id, reason from operations.asset_decommission where asset_id = $1 order by status`,
-      [asset.body.id],
+      [asset.id],
     );
     expect(records.rows).toEqual([
       { status: 'applied', object_id: actors.south, reason: 'old entry' },
@@ -87,10 +84,10 @@ describe('the journal migration', () => {
     await expect(
       database.query(
         `insert into operations.asset_movement (organization_id, asset_id, op, status) values ($1, $2, 'to_maintenance', 'applied')`,
-        [organization, asset.body.id],
+        [organization, asset.id],
       ),
     ).rejects.toThrow(/asset_movement_op_check/);
-    const listed = await actors.act('CEO', 'GET', `/api/v1/eam/movements?assetId=${asset.body.id}`);
+    const listed = await actors.act('CEO', 'GET', `/api/v1/eam/movements?assetId=${asset.id}`);
     expect(listed.body.items.map((item: { op: string }) => item.op)).toEqual(['transfer_audit']);
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationsRole } from '../../contracts/access.js';
 import { Actors } from '../support/actors.js';
 import { AssetBuilder, drillRigs } from '../support/eam.js';
-import { call, idempotencyKey, login, SUPER_ADMIN } from '../support/operations.js';
+import { addMember, createOrganization, idempotencyKey, login, SUPER_ADMIN } from '../support/operations.js';
 
 /** Movement actions of assets, decommissioning with a second approver, and the movements journal, over REST. */
 
@@ -108,22 +108,13 @@ describe('decommissioning', () => {
 
   beforeAll(async () => {
     const root = await login(actors.stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
-    const organization = await call(
-      actors.stack,
-      root,
-      'POST',
-      '/api/v1/core/organizations',
-      { slug: 'eam-other', name: 'Other' },
-      idempotencyKey(),
-    );
-    const user = await call(actors.stack, root, 'POST', '/api/v1/iam/users', {
+    const organizationId = await createOrganization(actors.stack, root, 'eam-other', 'Other');
+    foreignCeo = await addMember(actors.stack, root, organizationId, {
       email: 'ceo@eam-other.example.org',
       password: 'other-password',
       name: 'Other CEO',
       roles: ['CEO'],
-      organizationId: organization.body.id,
     });
-    foreignCeo = user.body.id;
   });
 
   it('needs a second approver: a CEO or Engineer of the organization other than the actor (422 otherwise)', async () => {

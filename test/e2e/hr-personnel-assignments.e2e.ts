@@ -26,6 +26,39 @@ afterAll(async () => {
   await world?.stop();
 });
 
+/**
+ * An employee hired at NORTH who leads one brigade there and is a member (from 2026-01-05) of
+ * another, both made by `session`; `joined` is the answer to the membership.
+ */
+async function assigned(session: Session) {
+  const person = await hired({ objectId: north });
+  const led = await call(
+    stack,
+    session,
+    'POST',
+    '/api/v1/hr/brigades',
+    { name: 'Led', objectId: north, workType: 'blasting', brigadierId: person.id },
+    idempotencyKey(),
+  );
+  const member = await call(
+    stack,
+    session,
+    'POST',
+    '/api/v1/hr/brigades',
+    { name: 'Member of', objectId: north, workType: 'drilling' },
+    idempotencyKey(),
+  );
+  const joined = await call(
+    stack,
+    session,
+    'POST',
+    `/api/v1/hr/brigades/${member.body.id}/members`,
+    { personnelId: person.id, fromDate: '2026-01-05' },
+    idempotencyKey(),
+  );
+  return { person, led: led.body.id as string, member: member.body.id as string, joined };
+}
+
 describe('corrections and transfers', () => {
   it('corrects the card, clears optional fields with null, and keeps tabNumber unique', async () => {
     const { id } = await hired({ phone: '123', email: 'a@example.org', birthDate: '1990-01-01' });
@@ -74,70 +107,17 @@ describe('corrections and transfers', () => {
   });
 
   it('on a transfer, closes the membership in a brigade of the old object and ends the lead of its brigades', async () => {
-    const person = await hired({ objectId: north });
-    const lead = await call(
-      stack,
-      engineer,
-      'POST',
-      '/api/v1/hr/brigades',
-      { name: 'North drillers', objectId: north, workType: 'drilling', brigadierId: person.id },
-      idempotencyKey(),
-    );
-    const team = await call(
-      stack,
-      engineer,
-      'POST',
-      '/api/v1/hr/brigades',
-      { name: 'North team', objectId: north, workType: 'auxiliary' },
-      idempotencyKey(),
-    );
-    const joined = await call(
-      stack,
-      engineer,
-      'POST',
-      `/api/v1/hr/brigades/${team.body.id}/members`,
-      { personnelId: person.id, fromDate: '2026-01-01' },
-      idempotencyKey(),
-    );
+    const { person, led, member, joined } = await assigned(engineer);
     expect(joined.status).toBe(201);
     await act(admin, person.id, 'transfer', { toObjectId: south, reason: 'moved', effectiveFrom: '2026-03-01' });
-    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${team.body.id}/roster`)).body).toEqual([]);
-    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${lead.body.id}`)).body.brigadierId).toBeNull();
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${member}/roster`)).body).toEqual([]);
+    expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${led}`)).body.brigadierId).toBeNull();
   });
 });
 
 describe('termination and open assignments', () => {
-  async function assigned() {
-    const person = await hired({ objectId: north });
-    const led = await call(
-      stack,
-      admin,
-      'POST',
-      '/api/v1/hr/brigades',
-      { name: 'Led', objectId: north, workType: 'blasting', brigadierId: person.id },
-      idempotencyKey(),
-    );
-    const member = await call(
-      stack,
-      admin,
-      'POST',
-      '/api/v1/hr/brigades',
-      { name: 'Member of', objectId: north, workType: 'drilling' },
-      idempotencyKey(),
-    );
-    await call(
-      stack,
-      admin,
-      'POST',
-      `/api/v1/hr/brigades/${member.body.id}/members`,
-      { personnelId: person.id, fromDate: '2026-01-05' },
-      idempotencyKey(),
-    );
-    return { person, led: led.body.id as string, member: member.body.id as string };
-  }
-
   it('refuses to terminate an employee with an active membership or the lead of an active brigade, naming both', async () => {
-    const { person, led, member } = await assigned();
+    const { person, led, member } = await assigned(admin);
     const refused = await act(admin, person.id, 'terminate', { reason: 'Leaving' });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('HR_OPEN_ASSIGNMENTS');
@@ -149,7 +129,7 @@ describe('termination and open assignments', () => {
   });
 
   it('with force, closes the membership as of the termination date and removes the brigadier in the same transaction', async () => {
-    const { person, led, member } = await assigned();
+    const { person, led, member } = await assigned(admin);
     const terminated = await act(admin, person.id, 'terminate', { reason: 'Leaving', terminatedAt: '2026-02-01', force: true });
     expect(terminated.body).toMatchObject({ status: 'terminated', terminatedAt: '2026-02-01' });
     expect((await call(stack, admin, 'GET', `/api/v1/hr/brigades/${member}/roster`)).body).toEqual([]);

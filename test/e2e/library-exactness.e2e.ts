@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sentenceSpans } from '../../subgraphs/library/analysis/sentences.js';
 import { referencePage, referenceTopK, type ReferencePage } from '../support/bm25-reference.js';
+import { collapse, quotedRuns } from '../support/library-answers.js';
 import { json } from '../support/library-keys.js';
 import { getWithKey, startLibraryStack } from '../support/library-stack.js';
 import type { TestStack } from '../support/stack.js';
@@ -17,8 +18,6 @@ let key: string;
 let pages: ReferencePage[];
 /** Each page's text as stored. */
 const texts = new Map<string, string>();
-
-const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 beforeAll(async () => {
   // The demo Qur'an on first start, then two imports and one of them again (its first copy dead in its segment).
@@ -68,19 +67,6 @@ interface Completion {
   library: { sources: Array<{ ref: number; page_id: string; text: string }> };
 }
 
-/** The answer as runs of quoted text, each closed by the number of the source it quotes. */
-function runs(answer: string): Array<{ text: string; ref: number }> {
-  const found: Array<{ text: string; ref: number }> = [];
-  let rest = answer;
-  for (const match of answer.matchAll(/\[(\d+)\]/g)) {
-    const at = rest.indexOf(match[0]);
-    found.push({ text: rest.slice(0, at).trim(), ref: Number(match[1]) });
-    rest = rest.slice(at + match[0].length);
-  }
-  expect(rest.trim(), 'text after the last citation').toBe('');
-  return found;
-}
-
 const QUESTIONS = [
   'ما جزاء الذين آمنوا وعملوا الصالحات؟',
   'ماذا قال موسى لفرعون؟',
@@ -101,7 +87,7 @@ async function ask(question: string): Promise<Completion> {
 describe('POST /v1/chat/completions answers from what it cites', () => {
   it.each(QUESTIONS)('quotes whole sentences of its sources, each run cited by the source it comes from: %s', async (question) => {
     const completion = await ask(question);
-    const quoted = runs(completion.choices[0]!.message.content);
+    const quoted = quotedRuns(completion.choices[0]!.message.content);
     expect(quoted.length).toBeGreaterThan(0);
     for (const { text, ref } of quoted) {
       const source = completion.library.sources.find((candidate) => candidate.ref === ref);
@@ -120,7 +106,7 @@ describe('POST /v1/chat/completions answers from what it cites', () => {
 
   it('draws on several top passages, and cites each of them by its own number', async () => {
     const completion = await ask(QUESTIONS[0]!);
-    const refs = runs(completion.choices[0]!.message.content).map((run) => run.ref);
+    const refs = quotedRuns(completion.choices[0]!.message.content).map((run) => run.ref);
     expect(new Set(refs).size).toBeGreaterThan(1);
     // Runs come in source order and each source is cited once, where its sentences end.
     expect(refs).toEqual([...new Set(refs)].sort((a, b) => a - b));

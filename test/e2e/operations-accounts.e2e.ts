@@ -27,6 +27,9 @@ const ELSEWHERE = '198.51.100.7';
 const from = (ip: string) => ({ 'x-forwarded-for': ip, 'user-agent': 'walk-test/1.0' });
 const post = (path: string, body: unknown, ip = HOME, session: Session | null = null) => call(stack, session, 'POST', path, body, from(ip));
 const get = (path: string, session: Session | null = null, ip = HOME) => call(stack, session, 'GET', path, undefined, from(ip));
+/** Answers a pending sign-in's second-factor challenge with a code of `method`. */
+const verify = (challenge_id: string, method: 'totp' | 'email' | 'backup_code', code: string) =>
+  post('/api/v1/iam/two-factor/verify', { challenge_id, method, code });
 /** A link from a mail, called on the stack (its path and query). */
 const follow = (link: string, ip = HOME) => get(new URL(link).pathname + new URL(link).search, null, ip);
 const tokenOf = (link: string) => new URL(link).searchParams.get('token') ?? new URL(link).pathname.split('/').at(-1)!;
@@ -165,14 +168,10 @@ describe('a new user walks every account flow', () => {
     expect(pending.body.user).toMatchObject({ email: email.toLowerCase(), emailVerified: true });
     expect(pending.body.two_factor.methods).toEqual(['totp', 'backup_code']);
     const challenge = pending.body.two_factor.challenge_id;
-    const wrong = await post('/api/v1/iam/two-factor/verify', { challenge_id: challenge, method: 'totp', code: '000000' });
+    const wrong = await verify(challenge, 'totp', '000000');
     expect(wrong.status).toBe(401);
     expect(wrong.body.code).toBe('SECOND_FACTOR_INVALID');
-    const done = await post('/api/v1/iam/two-factor/verify', {
-      challenge_id: challenge,
-      method: 'totp',
-      code: await generate({ secret: totpSecret }),
-    });
+    const done = await verify(challenge, 'totp', await generate({ secret: totpSecret }));
     expect(done.status).toBe(200);
     expect(done.body.user.email).toBe(email);
     expect((await get('/api/v1/iam/me', sessionOf(done))).status).toBe(200);
@@ -181,19 +180,11 @@ describe('a new user walks every account flow', () => {
   it('accepts a backup code once', async () => {
     const code = backupCodes[0]!;
     const first = await post('/api/v1/iam/login', { email, password });
-    const used = await post('/api/v1/iam/two-factor/verify', {
-      challenge_id: first.body.two_factor.challenge_id,
-      method: 'backup_code',
-      code,
-    });
+    const used = await verify(first.body.two_factor.challenge_id, 'backup_code', code);
     expect(used.status).toBe(200);
     expect(used.body.access_token).toEqual(expect.any(String));
     const second = await post('/api/v1/iam/login', { email, password });
-    const reused = await post('/api/v1/iam/two-factor/verify', {
-      challenge_id: second.body.two_factor.challenge_id,
-      method: 'backup_code',
-      code,
-    });
+    const reused = await verify(second.body.two_factor.challenge_id, 'backup_code', code);
     expect(reused.status).toBe(401);
     expect((await get('/api/v1/iam/security', session)).body.backup_codes_left).toBe(9);
   });
@@ -203,16 +194,12 @@ describe('a new user walks every account flow', () => {
     const challenge_id = pending.body.two_factor.challenge_id;
     const left: number[] = [];
     for (let attempt = 0; attempt < 5; attempt++) {
-      const wrong = await post('/api/v1/iam/two-factor/verify', { challenge_id, method: 'totp', code: '000000' });
+      const wrong = await verify(challenge_id, 'totp', '000000');
       expect(wrong.body.code).toBe('SECOND_FACTOR_INVALID');
       left.push(wrong.body.triesLeft);
     }
     expect(left).toEqual([4, 3, 2, 1, 0]);
-    const late = await post('/api/v1/iam/two-factor/verify', {
-      challenge_id,
-      method: 'totp',
-      code: await generate({ secret: totpSecret }),
-    });
+    const late = await verify(challenge_id, 'totp', await generate({ secret: totpSecret }));
     expect(late.status).toBe(401);
     expect(late.body.code).toBe('SECOND_FACTOR_CHALLENGE_INVALID');
   });
@@ -230,9 +217,9 @@ describe('a new user walks every account flow', () => {
     expect((await post('/api/v1/iam/two-factor/resend', { challenge_id })).status).toBe(202);
     const secondCode = /\b(\d{6})\b/.exec((await mailbox.next(email, /sign-in code/i, resentAt)).text)![1]!;
     if (firstCode !== secondCode) {
-      expect((await post('/api/v1/iam/two-factor/verify', { challenge_id, method: 'email', code: firstCode })).status).toBe(401);
+      expect((await verify(challenge_id, 'email', firstCode)).status).toBe(401);
     }
-    const done = await post('/api/v1/iam/two-factor/verify', { challenge_id, method: 'email', code: secondCode });
+    const done = await verify(challenge_id, 'email', secondCode);
     expect(done.status).toBe(200);
     session = sessionOf(done);
     await post('/api/v1/iam/two-factor/email', { enabled: false, password }, HOME, session);

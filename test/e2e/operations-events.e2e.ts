@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationsRole } from '../../contracts/access.js';
 import { OPERATIONS_EVENTS } from '../../contracts/operations/events/catalog.js';
 import { Actors } from '../support/actors.js';
+import { AssetBuilder, drillRigs } from '../support/eam.js';
 
 /**
  * Domain events over real HTTP: declared once, published by the pipeline through the outbox,
@@ -123,26 +124,17 @@ describe('webhook subscriptions', () => {
       eventTypes: ['eam.maintenance.*'],
     });
     expect(endpoint.status).toBe(201);
-    const assetClass = await actors.act('Engineer', 'POST', '/api/v1/eam/asset-classes', { code: 'DRILL', name: 'Буровые установки' });
-    const asset = await actors.act('Engineer', 'POST', '/api/v1/eam/assets', {
-      inventoryNumber: 'EV-101',
-      name: 'Буровая установка',
-      assetClassId: assetClass.body.id,
-      currentObjectId: actors.north,
-      commissionedAt: '2024-05-01',
-      passport: { model: 'DM45' },
-    });
-    expect(asset.status, JSON.stringify(asset.body)).toBe(201);
+    const asset = await new AssetBuilder(actors, { ...drillRigs(101), prefix: 'EV' }).create();
 
     const request = await waitFor('the asset event', () => received.find((entry) => entry.path === '/assets'));
     const message = new Webhook(endpoint.body.secret).verify(request.body, request.headers) as { type: string; data: unknown };
     expect(message.type).toBe('eam.asset.created');
-    expect(message.data).toEqual(asset.body);
+    expect(message.data).toEqual(asset);
     // The asset class event matches neither pattern; maintenance saw nothing.
     const log = await actors.act('Admin', 'GET', `${ENDPOINTS}/${maintenance.body.id}/deliveries`);
     expect(log.body.items).toEqual([]);
     const events = await actors.events('eam.asset.created');
-    expect(events).toEqual([{ organization_id: actors.sessions.get('Engineer')!.organizationId, payload: asset.body }]);
+    expect(events).toEqual([{ organization_id: actors.sessions.get('Engineer')!.organizationId, payload: asset }]);
   });
 
   it('publishes nothing for a refused call, and nothing again for a replayed one', async () => {

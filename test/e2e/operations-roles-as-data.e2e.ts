@@ -5,7 +5,17 @@ import { OPERATIONS_ROLES, type OperationsRole } from '../../contracts/access.js
 import { OPERATIONS_CONTRACTS } from '../../contracts/operations/index.js';
 import { backfillSystemRoles } from '../../subgraphs/operations/migrations/Migration20261127010000_system_role_permissions.js';
 import { OPERATIONS_ACCESS } from '../fixtures/seed-access.js';
-import { call, demoEmail, idempotencyKey, login, OPERATIONS_ENV, SUPER_ADMIN, type Session } from '../support/operations.js';
+import {
+  addMember,
+  call,
+  createOrganization,
+  demoEmail,
+  idempotencyKey,
+  login,
+  OPERATIONS_ENV,
+  SUPER_ADMIN,
+  type Session,
+} from '../support/operations.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 /**
@@ -82,8 +92,7 @@ describe('system roles', () => {
   });
 
   it('gives an organization that existed before system roles drove access the seed’s roles, keeping roles an Admin changed (migration)', async () => {
-    const created = await call(stack, root, 'POST', '/api/v1/core/organizations', { slug: 'older-co', name: 'Older Co' }, idempotencyKey());
-    const organizationId = created.body.id as string;
+    const organizationId = await createOrganization(stack, root, 'older-co', 'Older Co');
     const db = new pg.Client({ connectionString: stack.databaseUrl });
     await db.connect();
     try {
@@ -225,22 +234,14 @@ describe('PATCH /api/v1/iam/users/:id', () => {
     const refused = await call(stack, as('Admin'), 'PATCH', `/api/v1/iam/users/${user.userId}`, { objectIds: [objects.north, missing] });
     expect(refused.status).toBe(422);
     expect(JSON.stringify(refused.body)).toContain(missing);
-    const created = await call(
-      stack,
-      root,
-      'POST',
-      '/api/v1/core/organizations',
-      { slug: 'elsewhere-co', name: 'Elsewhere' },
-      idempotencyKey(),
-    );
-    const stranger = await call(stack, root, 'POST', '/api/v1/iam/users', {
+    const elsewhere = await createOrganization(stack, root, 'elsewhere-co', 'Elsewhere');
+    const stranger = await addMember(stack, root, elsewhere, {
       email: 'stranger@elsewhere.example.org',
       password: 'user-password',
       name: 'Stranger',
       roles: ['Foreman'],
-      organizationId: created.body.id,
     });
-    const foreign = await call(stack, as('Admin'), 'PATCH', `/api/v1/iam/users/${stranger.body.id}`, { roles: ['Admin'] });
+    const foreign = await call(stack, as('Admin'), 'PATCH', `/api/v1/iam/users/${stranger}`, { roles: ['Admin'] });
     expect(foreign.status).toBe(404);
     const unknown = await call(stack, as('Admin'), 'PATCH', `/api/v1/iam/users/${randomUUID()}`, { roles: ['Admin'] });
     expect({ ...foreign.body, instance: undefined }).toEqual({ ...unknown.body, instance: undefined });

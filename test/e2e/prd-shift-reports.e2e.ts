@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationsRole } from '../../contracts/access.js';
 import { Actors } from '../support/actors.js';
-import { call, idempotencyKey, login, SUPER_ADMIN } from '../support/operations.js';
+import { addMember, call, createOrganization, idempotencyKey, login, SUPER_ADMIN } from '../support/operations.js';
 import { approveReport, nextShift, prdFixtures, REPORTS, seedApprovableReport, type PrdFixtures } from '../support/prd.js';
 import { settleSaga } from '../support/sagas.js';
 
@@ -586,20 +586,12 @@ describe('the list', () => {
 describe('missing and foreign reports', () => {
   it('answers 404 for a report that is missing or of another organization, on every route with its id', async () => {
     const root = await login(actors.stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
-    const organization = await call(
-      actors.stack,
-      root,
-      'POST',
-      '/api/v1/core/organizations',
-      { slug: 'prd-other', name: 'Other' },
-      idempotencyKey(),
-    );
-    await call(actors.stack, root, 'POST', '/api/v1/iam/users', {
+    const organizationId = await createOrganization(actors.stack, root, 'prd-other', 'Other');
+    await addMember(actors.stack, root, organizationId, {
       email: 'engineer@prd-other.example.org',
       password: 'other-password',
       name: 'Other Engineer',
       roles: ['Engineer', 'Admin'],
-      organizationId: organization.body.id,
     });
     const engineer = await login(actors.stack, 'engineer@prd-other.example.org', 'other-password');
     const preview = await call(actors.stack, engineer, 'POST', '/api/v1/core/production-objects/import/preview', {

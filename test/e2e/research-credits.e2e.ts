@@ -4,10 +4,10 @@ import {
   call,
   fundedWorkspace,
   grantCredits,
-  READY_IDEA,
   readLedger,
   readUntil,
   runsSettled,
+  startReadyCase,
   startResearchStack,
 } from '../support/research.js';
 import type { TestStack } from '../support/stack.js';
@@ -44,11 +44,9 @@ async function ledgerReasons(workspaceId: string, mode: 'live' | 'test') {
 
 /** A case made ready by one message, its reply complete. */
 async function readyCase(key: string): Promise<string> {
-  const created = await call(stack, key, 'POST', '/v1/chat/threads', { message: READY_IDEA });
-  expect(created.status).toBe(202);
-  const view = await readUntil(stack, key, created.body.thread.id, allComplete);
+  const { threadId, view } = await startReadyCase(stack, key);
   expect(view.gapAssessment.readinessStatus).toBe('ready');
-  return created.body.thread.id as string;
+  return threadId;
 }
 
 describe('GET /v1/billing', () => {

@@ -14,6 +14,7 @@ import {
   readLedger,
   readUntil,
   runsSettled,
+  startReadyCase,
   startResearchStack,
   type Reply,
 } from '../support/research.js';
@@ -59,14 +60,6 @@ async function post(bearer: string, path: string, body: unknown, key?: string): 
 
 const kinds = async (kind: string, workspaceId = workspace.id, mode: 'live' | 'test' = 'test') =>
   (await readLedger(stack, workspaceId, mode)).rows.filter((row) => row.kind === kind).length;
-
-async function readyCase(bearer: string, base: string): Promise<string> {
-  const created = await post(bearer, base, { message: READY_IDEA });
-  expect(created.status).toBe(202);
-  const threadId = created.body.thread.id as string;
-  await readUntil(stack, bearer, threadId, allComplete, 30_000, base);
-  return threadId;
-}
 
 describe('Idempotency-Key on research writes (key API)', () => {
   it('a retried create-thread with the same key answers the same 202 and opens one case with one credit reserved', async () => {
@@ -139,7 +132,7 @@ describe('Idempotency-Key on research writes (key API)', () => {
   });
 
   it('a retried research start with the same key queues one run and charges 30 credits once', async () => {
-    const threadId = await readyCase(workspace.key, '/v1/chat/threads');
+    const { threadId } = await startReadyCase(stack, workspace.key);
     const chargesBefore = await kinds('research_charge');
     const key = randomUUID();
     const path = `/v1/chat/threads/${threadId}/research-runs`;
@@ -179,7 +172,7 @@ describe('Location on 202 and the full report (key API)', () => {
   });
 
   it('a started run answers 202 with its report route in Location, which serves the full structured report once completed', async () => {
-    const threadId = await readyCase(workspace.key, '/v1/chat/threads');
+    const { threadId } = await startReadyCase(stack, workspace.key);
     const started = await post(workspace.key, `/v1/chat/threads/${threadId}/research-runs`, {});
     expect(started.status).toBe(202);
     const location = started.headers.get('location')!;
@@ -209,7 +202,7 @@ describe('Location on 202 and the full report (key API)', () => {
   });
 
   it('a run id of no run of the case answers 404 run_not_found; a key without threads_read is refused', async () => {
-    const threadId = await readyCase(workspace.key, '/v1/chat/threads');
+    const { threadId } = await startReadyCase(stack, workspace.key);
     const missing = await call(stack, workspace.key, 'GET', `/v1/chat/threads/${threadId}/research-runs/run_nope`);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('run_not_found');
@@ -218,7 +211,7 @@ describe('Location on 202 and the full report (key API)', () => {
   });
 
   it('GraphQL researchRunReport serves the same full report', async () => {
-    const threadId = await readyCase(workspace.key, '/v1/chat/threads');
+    const { threadId } = await startReadyCase(stack, workspace.key);
     const started = await post(workspace.key, `/v1/chat/threads/${threadId}/research-runs`, {});
     await readUntil(stack, workspace.key, threadId, runsSettled);
     const rest = await call(stack, workspace.key, 'GET', `/v1/chat/threads/${threadId}/research-runs/${started.body.runId}`);
@@ -340,7 +333,7 @@ describe('MCP: get_thread, wait_for_reply and the research run resource', () => 
 
   it('the research run resource holds the full report of a completed run', async () => {
     const client = await connect();
-    const threadId = await readyCase(workspace.key, '/v1/chat/threads');
+    const { threadId } = await startReadyCase(stack, workspace.key);
     const started = (await client.callTool({ name: 'start_research', arguments: { threadId, force: true } })) as ToolResult;
     const runId = started.structuredContent.runId as string;
     await readUntil(stack, workspace.key, threadId, runsSettled);

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allComplete, call, fundedWorkspace, READY_IDEA, readUntil, runsSettled, startResearchStack } from '../support/research.js';
+import {
+  allComplete,
+  call,
+  fundedWorkspace,
+  READY_IDEA,
+  readUntil,
+  runsSettled,
+  startReadyCase,
+  startResearchStack,
+} from '../support/research.js';
 import { collect, connectOutcome, wsClient } from '../support/research-ws.js';
 import type { TestStack } from '../support/stack.js';
 
@@ -120,9 +129,7 @@ describe('threadUpdated', () => {
   });
 
   it('catches up through researchThreadEvents with the same events', async () => {
-    const created = await call(stack, workspace.key, 'POST', '/v1/chat/threads', { message: READY_IDEA });
-    const threadId = created.body.thread.id as string;
-    await readUntil(stack, workspace.key, threadId, allComplete);
+    const { threadId } = await startReadyCase(stack, workspace.key);
     await call(stack, workspace.key, 'POST', `/v1/chat/threads/${threadId}/research-runs`, {});
     await readUntil(stack, workspace.key, threadId, runsSettled);
     const read = await stack.graphql<{ researchThreadEvents: Array<{ sequence: number; type: string }> }>(

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Actors } from '../support/actors.js';
 import { AssetBuilder } from '../support/eam.js';
 import pg from 'pg';
-import { call, idempotencyKey, login, SUPER_ADMIN, type Session } from '../support/operations.js';
+import { call, login, otherOrganization, SUPER_ADMIN, type Session } from '../support/operations.js';
 import { collect, wsClient } from '../support/research-ws.js';
 import { sagaStatus, settleSaga, type DeadLetterBody, type SagaStatusBody } from '../support/sagas.js';
 import { createLogger } from '../../runtime/logger.js';
@@ -21,12 +21,12 @@ let actors: Actors;
 let assets: AssetBuilder;
 const newAsset = async (): Promise<string> => (await assets.create()).id;
 
+/** Asks, as the Engineer, for the decommission saga of an asset, approved by the CEO unless `coApprovedBy` says who; the answer as it is. */
+const decommission = (assetId: string, reason: string, coApprovedBy = actors.userId('CEO')) =>
+  actors.act('Engineer', 'POST', '/api/v1/eam/sagas/asset-decommission', { assetId, coApprovedBy, reason });
+
 async function startDecommission(assetId: string) {
-  const started = await actors.act('Engineer', 'POST', '/api/v1/eam/sagas/asset-decommission', {
-    assetId,
-    coApprovedBy: actors.userId('CEO'),
-    reason: 'worn out beyond repair',
-  });
+  const started = await decommission(assetId, 'worn out beyond repair');
   expect(started.status, JSON.stringify(started.body)).toBe(202);
   return started.body.sagaId as string;
 }
@@ -71,11 +71,7 @@ describe('a saga that completes', () => {
     let first: string | undefined;
     try {
       first = await startDecommission(assetId);
-      const second = await actors.act('Engineer', 'POST', '/api/v1/eam/sagas/asset-decommission', {
-        assetId,
-        coApprovedBy: actors.userId('CEO'),
-        reason: 'a second time',
-      });
+      const second = await decommission(assetId, 'a second time');
       expect(second.status).toBe(409);
       expect(second.body.code).toBe('SAGA_ALREADY_RUNNING');
       expect((await status(first)).status).toBe('running');
@@ -84,18 +80,10 @@ describe('a saga that completes', () => {
       await blocker.end();
     }
     expect((await settle(first!)).status).toBe('completed');
-    const again = await actors.act('Engineer', 'POST', '/api/v1/eam/sagas/asset-decommission', {
-      assetId,
-      coApprovedBy: actors.userId('CEO'),
-      reason: 'once more',
-    });
+    const again = await decommission(assetId, 'once more');
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('ASSET_ALREADY_DECOMMISSIONED');
-    const self = await actors.act('Engineer', 'POST', '/api/v1/eam/sagas/asset-decommission', {
-      assetId: await newAsset(),
-      coApprovedBy: actors.userId('Engineer'),
-      reason: 'by myself',
-    });
+    const self = await decommission(await newAsset(), 'by myself', actors.userId('Engineer'));
     expect(self.status).toBe(422);
     expect((await actors.act('Engineer', 'GET', `/api/v1/sagas/${randomUUID()}/status`)).status).toBe(404);
   });
@@ -257,31 +245,6 @@ describe('a saga that fails', () => {
 describe('dead letters per organization', () => {
   const DEAD_LETTERS = '/api/v1/core/sagas/dead-letters';
 
-  /** An organization with an Admin, made by the super-admin over REST. */
-  async function otherOrganization(): Promise<{ organizationId: string; admin: Session }> {
-    const root = await login(actors.stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
-    const slug = `dl-${randomUUID().slice(0, 8)}`;
-    const created = await call(
-      actors.stack,
-      root,
-      'POST',
-      '/api/v1/core/organizations',
-      { slug, name: 'Dead letters Co' },
-      idempotencyKey(),
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const email = `admin@${slug}.example.org`;
-    const user = await call(actors.stack, root, 'POST', '/api/v1/iam/users', {
-      email,
-      password: 'dead-letters-password',
-      name: 'Other Admin',
-      roles: ['Admin'],
-      organizationId: created.body.id,
-    });
-    expect(user.status, JSON.stringify(user.body)).toBe(201);
-    return { organizationId: created.body.id as string, admin: await login(actors.stack, email, 'dead-letters-password') };
-  }
-
   /**
    * `count` compensated decommission sagas of an organization whose first step failed for good,
    * each with its dead letter as the engine leaves it, one minute apart, the newest first.
@@ -317,7 +280,7 @@ describe('dead letters per organization', () => {
 
   it('shows each organization its own, all of them, newest first, `limit` per queue with `truncated`; retry and delete take one out', async () => {
     const a = actors.sessions.get('Admin')!;
-    const b = await otherOrganization();
+    const b = await otherOrganization(actors.stack, `dl-${randomUUID().slice(0, 8)}`, 'Dead letters Co');
     const ours = await failedSagas(a.organizationId!, 60);
     const [theirs] = await failedSagas(b.organizationId, 1);
 

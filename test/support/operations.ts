@@ -81,25 +81,43 @@ export interface OtherOrganization {
   readonly root: Session;
 }
 
+/** A new organization, created by the super-admin `root`; its id. A refusal throws with the answer. */
+export async function createOrganization(stack: Pick<TestStack, 'fetch'>, root: Session, slug: string, name: string): Promise<string> {
+  const created = await call(stack, root, 'POST', '/api/v1/core/organizations', { slug, name }, idempotencyKey());
+  if (created.status !== 201) throw new Error(`organization ${slug}: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body.id as string;
+}
+
+export interface NewMember {
+  readonly email: string;
+  readonly password: string;
+  readonly name: string;
+  readonly roles: readonly OperationsRole[];
+}
+
+/** A user of `organizationId` with `roles`, created by the super-admin `root`; its id. A refusal throws with the answer. */
+export async function addMember(
+  stack: Pick<TestStack, 'fetch'>,
+  root: Session,
+  organizationId: string,
+  member: NewMember,
+): Promise<string> {
+  const user = await call(stack, root, 'POST', '/api/v1/iam/users', { ...member, organizationId });
+  if (user.status !== 201) throw new Error(`${member.email}: ${user.status} ${JSON.stringify(user.body)}`);
+  return user.body.id as string;
+}
+
 /**
  * Another organization beside the demo one, created by the super-admin, with an Admin of its
  * own signed in: what a tenant-isolation test calls "theirs". A refusal throws with the answer.
  */
 export async function otherOrganization(stack: Pick<TestStack, 'fetch'>, slug: string, name: string): Promise<OtherOrganization> {
   const root = await login(stack, SUPER_ADMIN.email, SUPER_ADMIN.password);
-  const created = await call(stack, root, 'POST', '/api/v1/core/organizations', { slug, name }, idempotencyKey());
-  if (created.status !== 201) throw new Error(`organization ${slug}: ${created.status} ${JSON.stringify(created.body)}`);
+  const organizationId = await createOrganization(stack, root, slug, name);
   const email = `admin@${slug}.example.org`;
   const password = `${slug}-password`;
-  const user = await call(stack, root, 'POST', '/api/v1/iam/users', {
-    email,
-    password,
-    name: `${name} Admin`,
-    roles: ['Admin'],
-    organizationId: created.body.id,
-  });
-  if (user.status !== 201) throw new Error(`Admin of ${slug}: ${user.status} ${JSON.stringify(user.body)}`);
-  return { organizationId: created.body.id as string, admin: await login(stack, email, password), root };
+  await addMember(stack, root, organizationId, { email, password, name: `${name} Admin`, roles: ['Admin'] });
+  return { organizationId, admin: await login(stack, email, password), root };
 }
 
 /** A value a field's schema accepts, for calls whose input only has to pass validation. */

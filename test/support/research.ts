@@ -131,6 +131,21 @@ export const READY_IDEA = [
   'Monetization: 15% commission per booking',
 ].join('\n');
 
+/**
+ * A case started with READY_IDEA, its reply complete: with a key on `/v1/chat/threads`, or a
+ * signed-in user's token on `/api/chat/threads`. A refused message throws with the answer.
+ */
+export async function startReadyCase(
+  stack: TestStack,
+  bearer: string,
+  base = '/v1/chat/threads',
+): Promise<{ threadId: string; view: CaseView }> {
+  const created = await call(stack, bearer, 'POST', base, { message: READY_IDEA });
+  if (created.status !== 202) throw new Error(`start case: ${created.status} ${created.text}`);
+  const threadId = created.body.thread.id as string;
+  return { threadId, view: await readUntil(stack, bearer, threadId, allComplete, 30_000, base) };
+}
+
 export interface LedgerRow {
   readonly delta: number;
   readonly balanceAfter: number;

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { expect } from 'vitest';
 import { REFERENCE_BOOKS, systemRoles } from '../../../contracts/operations/reference-books.contract.js';
-import { call, idempotencyKey } from '../operations.js';
+import { call, idempotencyKey, type Call, type Session } from '../operations.js';
 import type { ForeignContext, ForeignRecords } from './types.js';
 
 const ROWS: Record<string, Record<string, unknown>> = {
@@ -26,6 +26,22 @@ export async function importOne(context: ForeignContext, readPath: string, slug:
   expect(committed.status, readPath).toBe(200);
   const list = await call(context.stack, context.admin, 'GET', `${readPath}?includeHistory=true`);
   return (list.body as Array<{ id: string; code?: string }>).find((item) => item.code === row.code || !('code' in row))!.id;
+}
+
+/**
+ * Creates a record in the other organization as `session` (its Admin unless given), with a fresh
+ * Idempotency-Key and `headers`; the answer's body. Anything but 201 fails, naming the path and the answer.
+ */
+export async function createForeign(
+  context: ForeignContext,
+  path: string,
+  body: unknown,
+  session: Session = context.admin,
+  headers: Record<string, string> = {},
+): Promise<Call['body']> {
+  const response = await call(context.stack, session, 'POST', path, body, { ...idempotencyKey(), ...headers });
+  expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(201);
+  return response.body;
 }
 
 /** The organization itself, a row of each reference book, a row in its trash, a previewed import batch. */

@@ -1,30 +1,24 @@
-import { expect } from 'vitest';
-import { call, idempotencyKey, login, type Session } from '../operations.js';
-import { importOne } from './core.js';
+import { addMember, login, type Session } from '../operations.js';
+import { createForeign, importOne } from './core.js';
 import type { ForeignRecords } from './types.js';
 
 /** An Engineer who is also Supply in the other organization (assets and supplies are not the Admin's). */
 async function otherEngineer(context: Parameters<ForeignRecords>[0]): Promise<Session> {
   const email = 'engineer@other.example.org';
-  const created = await call(context.stack, context.root, 'POST', '/api/v1/iam/users', {
+  await addMember(context.stack, context.root, context.organizationId, {
     email,
     password: 'other-password',
     name: 'Other Engineer',
     roles: ['Engineer', 'Supply'],
-    organizationId: context.organizationId,
   });
-  expect(created.status).toBe(201);
   return login(context.stack, email, 'other-password');
 }
 
 /** An asset class, an asset with scheduled maintenance, a fuel tank, a supply request and a supply of the other organization. */
 export const eamForeignRecords: ForeignRecords = async (context) => {
   const engineer = await otherEngineer(context);
-  const post = async (path: string, body: unknown, session: Session = context.admin): Promise<string> => {
-    const response = await call(context.stack, session, 'POST', path, body, idempotencyKey());
-    expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(201);
-    return response.body.id as string;
-  };
+  const post = async (path: string, body: unknown, session?: Session): Promise<string> =>
+    (await createForeign(context, path, body, session)).id as string;
   const objectId = await importOne(context, '/api/v1/core/production-objects', 'eam-fuel');
   const assetClassId = await post('/api/v1/eam/asset-classes', { code: 'FOREIGN', name: 'Foreign class' });
   const assetId = await post(

@@ -1,29 +1,23 @@
-import { expect } from 'vitest';
-import { call, idempotencyKey, type Session } from '../operations.js';
-import type { TestStack } from '../stack.js';
-import { importOne } from './core.js';
+import { createForeign, importOne } from './core.js';
 import type { ForeignRecords } from './types.js';
-
-/** Creates a record as the other organization's Admin and returns its id. */
-async function create(stack: TestStack, admin: Session, path: string, body: unknown): Promise<string> {
-  const response = await call(stack, admin, 'POST', path, body, idempotencyKey());
-  expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(201);
-  return (response.body.id ?? response.body.inboundId) as string;
-}
 
 /** A supplier with a contact and a bank account, a warehouse, an item, a transfer, a request and an inventory. */
 export const scmForeignRecords: ForeignRecords = async (context) => {
-  const { stack, admin } = context;
-  const supplier = await create(stack, admin, '/api/v1/scm/suppliers', { bin: '971240001315', legalName: 'Other Supplier' });
-  const contact = await create(stack, admin, `/api/v1/scm/suppliers/${supplier}/contacts`, { fullName: 'Other Contact' });
-  const bank = await create(stack, admin, `/api/v1/scm/suppliers/${supplier}/bank-accounts`, {
+  /** A record created as the other organization's Admin: its id. */
+  const create = async (path: string, body: unknown): Promise<string> => {
+    const created = await createForeign(context, path, body);
+    return (created.id ?? created.inboundId) as string;
+  };
+  const supplier = await create('/api/v1/scm/suppliers', { bin: '971240001315', legalName: 'Other Supplier' });
+  const contact = await create(`/api/v1/scm/suppliers/${supplier}/contacts`, { fullName: 'Other Contact' });
+  const bank = await create(`/api/v1/scm/suppliers/${supplier}/bank-accounts`, {
     bankName: 'Other Bank',
     iban: 'KZ86125KZT5004100100',
   });
   const objectId = await importOne(context, '/api/v1/core/production-objects', 'scm-object');
-  const warehouse = await create(stack, admin, '/api/v1/scm/warehouses', { objectId, code: 'OTHER-1', name: 'Other store' });
-  const target = await create(stack, admin, '/api/v1/scm/warehouses', { objectId, code: 'OTHER-2', name: 'Other store 2' });
-  const item = await create(stack, admin, '/api/v1/scm/tmc/items', {
+  const warehouse = await create('/api/v1/scm/warehouses', { objectId, code: 'OTHER-1', name: 'Other store' });
+  const target = await create('/api/v1/scm/warehouses', { objectId, code: 'OTHER-2', name: 'Other store 2' });
+  const item = await create('/api/v1/scm/tmc/items', {
     nomenclatureCode: 'OTHER',
     name: 'Other item',
     category: 'spare',
@@ -31,14 +25,14 @@ export const scmForeignRecords: ForeignRecords = async (context) => {
   });
   const line = { itemId: item, quantity: 5 };
   const positionId = await importOne(context, '/api/v1/hr/positions', 'scm-position');
-  const receiver = await create(stack, admin, '/api/v1/hr/personnel', {
+  const receiver = await create('/api/v1/hr/personnel', {
     fullName: 'Other Storekeeper',
     tabNumber: 'OTHER-SCM-1',
     positionId,
     objectId,
     hiredAt: '2020-01-01',
   });
-  await create(stack, admin, '/api/v1/scm/tmc/receipts', {
+  await create('/api/v1/scm/tmc/receipts', {
     warehouseId: warehouse,
     source: 'return',
     inboundDate: '2026-11-01',
@@ -46,19 +40,19 @@ export const scmForeignRecords: ForeignRecords = async (context) => {
     receivedById: receiver,
     lines: [{ ...line, price: 10 }],
   });
-  const transfer = await create(stack, admin, '/api/v1/scm/tmc/transfers', {
+  const transfer = await create('/api/v1/scm/tmc/transfers', {
     fromWarehouseId: warehouse,
     toWarehouseId: target,
     transferDate: '2026-11-02',
     documentNumber: 'T-1',
     lines: [{ itemId: item, quantity: 1 }],
   });
-  const request = await create(stack, admin, '/api/v1/scm/tmc/requests', {
+  const request = await create('/api/v1/scm/tmc/requests', {
     warehouseId: warehouse,
     justification: 'Needed',
     lines: [line],
   });
-  const inventory = await create(stack, admin, '/api/v1/scm/tmc/inventories', { warehouseId: warehouse, inventoryDate: '2026-11-03' });
+  const inventory = await create('/api/v1/scm/tmc/inventories', { warehouseId: warehouse, inventoryDate: '2026-11-03' });
   return {
     '/api/v1/scm/suppliers': supplier,
     contactId: contact,

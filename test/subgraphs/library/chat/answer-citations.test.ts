@@ -5,6 +5,7 @@ import { LibraryImportService } from '../../../../subgraphs/library/import/libra
 import { quranEvents } from '../../../../subgraphs/library/import/quran-demo.js';
 import { PostgresSearchEngine } from '../../../../subgraphs/library/search/postgres-engine.js';
 import { RetrievalService } from '../../../../subgraphs/library/search/retrieval.service.js';
+import { collapse, quotedRuns } from '../../../support/library-answers.js';
 import { FIXTURE, importFile, libraryDatabase, silentLogger, type LibraryDatabase } from '../../../support/library-content.js';
 
 const QUESTIONS = [
@@ -15,21 +16,6 @@ const QUESTIONS = [
   'من الذين يقيمون الصلاة ويؤتون الزكاة؟',
   'ما هي الجنة التي وعد المتقون؟',
 ];
-
-const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-/** The answer as runs of quoted text, each with the source number that closes it. */
-function runs(answer: string): Array<{ text: string; ref: number }> {
-  const found: Array<{ text: string; ref: number }> = [];
-  let rest = answer;
-  for (const match of answer.matchAll(/\[(\d+)\]/g)) {
-    const at = rest.indexOf(match[0]);
-    found.push({ text: rest.slice(0, at).trim(), ref: Number(match[1]) });
-    rest = rest.slice(at + match[0].length);
-  }
-  expect(rest.trim()).toBe('');
-  return found;
-}
 
 let db: LibraryDatabase;
 let grounding: ChatGrounding;
@@ -51,7 +37,7 @@ describe('extractive answers from the library', () => {
     const found = await grounding.find(db.orm.em.fork(), [{ role: 'user', content: question }], 20);
     expect(found.sources.length).toBeGreaterThan(0);
     const answer = extractAnswer(found).segments.join('');
-    const quoted = runs(answer);
+    const quoted = quotedRuns(answer);
     expect(quoted.length).toBeGreaterThan(0);
     for (const { text, ref } of quoted) {
       const source = found.sources.find((candidate) => candidate.ref === ref);
@@ -62,7 +48,7 @@ describe('extractive answers from the library', () => {
 
   it('draws on several sources for a question several passages answer', async () => {
     const found = await grounding.find(db.orm.em.fork(), [{ role: 'user', content: 'ما جزاء الذين آمنوا وعملوا الصالحات؟' }], 20);
-    const refs = new Set(runs(extractAnswer(found).segments.join('')).map((run) => run.ref));
+    const refs = new Set(quotedRuns(extractAnswer(found).segments.join('')).map((run) => run.ref));
     expect(refs.size).toBeGreaterThan(1);
   });
 });

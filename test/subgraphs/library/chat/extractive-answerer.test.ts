@@ -3,25 +3,10 @@ import { analyzeQuery } from '../../../../subgraphs/library/analysis/arabic.js';
 import { extractAnswer, sentencesOf } from '../../../../subgraphs/library/chat/extractive-answerer.js';
 import { termMatches, type Grounding } from '../../../../subgraphs/library/chat/grounding.js';
 import type { RetrievedPassage } from '../../../../subgraphs/library/search/retrieval.service.js';
+import { pagePassage } from '../../../support/library-answers.js';
 
 /** A passage of `page` starting at `start` (the whole page by default). */
-function passage(id: string, page: string, start = 0, length = page.length - start): RetrievedPassage {
-  return {
-    id,
-    bookId: 'b',
-    book: 'كتاب',
-    category: '',
-    authors: [],
-    part: '',
-    page: 1,
-    score: 1,
-    start,
-    length,
-    pageChars: page.length,
-    text: page.slice(start, start + length),
-    pageText: page,
-  };
-}
+const passage = (id: string, page: string, start?: number, length?: number) => pagePassage(page, start, length, { id });
 
 function grounding(query: string, passages: RetrievedPassage[]): Grounding {
   const terms = [...new Set(analyzeQuery(query))];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { retrievalQuery, toWholeSentences } from '../../../../subgraphs/library/chat/grounding.js';
-import type { RetrievedPassage } from '../../../../subgraphs/library/search/retrieval.service.js';
+import { pagePassage } from '../../../support/library-answers.js';
 
 describe('retrievalQuery', () => {
   it('is the last user turn when it has enough terms', () => {
@@ -37,21 +37,7 @@ describe('retrievalQuery', () => {
 
 describe('toWholeSentences', () => {
   const page = 'باب الصبر. قال الحسن: الصبر كنز من كنوز الجنة. وقال غيره: الصبر مفتاح الفرج. ثم ذكر الشكر.';
-  const passage = (start: number, end: number, pageText: string | null = page): RetrievedPassage => ({
-    id: 'b-1',
-    bookId: 'b',
-    book: 'كتاب',
-    category: '',
-    authors: [],
-    part: '',
-    page: 1,
-    score: 1,
-    start,
-    length: end - start,
-    pageChars: page.length,
-    text: page.slice(start, end),
-    pageText,
-  });
+  const passage = (start: number, end: number, pageText: string | null = page) => pagePassage(page, start, end - start, { pageText });
 
   it('grows a passage cut mid-sentence to the sentence edges of its page', () => {
     const grown = toWholeSentences(passage(page.indexOf('الصبر كنز'), page.indexOf('الفرج')));
