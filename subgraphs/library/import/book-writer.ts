@@ -45,11 +45,24 @@ export class BookWriter {
     private readonly analyzer: PageAnalyzer,
   ) {}
 
+  /** The book's own statements (lock, old version cleared, book row): its parts and pages are sent after them. */
+  private opened: Promise<unknown> = Promise.resolve();
+
   /**
-   * Locks the book id for this transaction (two imports of one book queue up) and clears the old
-   * version. The book's postings go to the import's segment as its pages are written.
+   * Starts a book: its postings go to the import's segment from here on, so the previous book's
+   * pages must all be recorded (`BookWriter.finish` tells when). Its statements — the book id locked
+   * for this transaction (two imports of one book queue up), the old version cleared, the book row
+   * — are sent without waiting, so the connection may still be writing the previous book meanwhile.
    */
-  static async open(em: EntityManager, book: BookRecord, segment: SegmentBuilder, analyzer: PageAnalyzer): Promise<BookWriter> {
+  static open(em: EntityManager, book: BookRecord, segment: SegmentBuilder, analyzer: PageAnalyzer): BookWriter {
+    const writer = new BookWriter(em, book, { builder: segment, ref: segment.book(book.id) }, analyzer);
+    writer.opened = BookWriter.replace(em, book);
+    writer.opened.catch(() => undefined); // surfaces through the first batch, or in `finish`
+    writer.inFlight.push(writer.opened);
+    return writer;
+  }
+
+  private static async replace(em: EntityManager, book: BookRecord): Promise<void> {
     // raw SQL: a transaction-scoped advisory lock, so two imports of one book queue.
     await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`qantara:library:book:${book.id}`]);
     // raw SQL: bulk import, the earlier version goes with its parts, pages and statistics (cascade).
@@ -71,7 +84,14 @@ export class BookWriter {
         book.authors.map(filterKey).join('\n'),
       ],
     );
-    return new BookWriter(em, book, { builder: segment, ref: segment.book(book.id) }, analyzer);
+  }
+
+  /**
+   * Settles once nothing of this book is left to be sent. After a failure the caller waits for it
+   * before the transaction rolls back: a statement sent after the rollback would run on its own.
+   */
+  async settled(): Promise<void> {
+    await Promise.allSettled([this.opened, this.recorded, ...this.inFlight]);
   }
 
   async addPart(part: PartRecord): Promise<void> {
@@ -86,23 +106,34 @@ export class BookWriter {
     if (this.pages.length >= PAGE_BATCH) await this.flushPages();
   }
 
-  /** Flushes what is buffered and computes the book's statistics; the caller commits. */
-  async finish(): Promise<void> {
-    await this.flushParts();
-    await this.flushPages();
-    for (const insert of this.inFlight.splice(0)) await insert;
-    await SegmentBuilder.writeTermStats(this.em, this.book.id, this.segment.builder.documentFrequencies(this.segment.ref));
-    // raw SQL: bulk import, the counts gathered while writing.
-    await this.em.execute('update library.book set part_count = ?, page_count = ?, term_total = ? where id = ?', [
-      this.partCount,
-      this.pageCount,
-      this.termTotal,
-      this.book.id,
-    ]);
+  /**
+   * Flushes what is buffered and writes the book's statistics; the caller commits. `recorded`
+   * settles once every page of the book is in the segment (the next book may start), `written`
+   * once everything of the book is sent and done.
+   */
+  finish(): { recorded: Promise<unknown>; written: Promise<void> } {
+    const last = this.flushPages();
+    const recorded = this.recorded;
+    const written = (async () => {
+      await last;
+      await this.flushParts();
+      for (const insert of this.inFlight.splice(0)) await insert;
+      await SegmentBuilder.writeTermStats(this.em, this.book.id, this.segment.builder.documentFrequencies(this.segment.ref));
+      // raw SQL: bulk import, the counts gathered while writing.
+      await this.em.execute('update library.book set part_count = ?, page_count = ?, term_total = ? where id = ?', [
+        this.partCount,
+        this.pageCount,
+        this.termTotal,
+        this.book.id,
+      ]);
+    })();
+    for (const step of [recorded, written]) step.catch(() => undefined); // awaited by the caller
+    return { recorded, written };
   }
 
   private async flushParts(): Promise<void> {
     if (this.parts.length === 0) return;
+    await this.opened;
     const params = this.parts.flatMap((part) => [
       `${this.book.id}:${part.index}`,
       this.book.id,
@@ -138,8 +169,9 @@ export class BookWriter {
       return this.record(pages, results);
     })();
     this.recorded = recorded;
+    const opened = this.opened;
     // raw SQL: bulk import, a batch of pages in one statement, parameters (term vectors included) sent binary.
-    const insert = recorded.then((params) =>
+    const insert = Promise.all([recorded, opened]).then(([params]) =>
       nativeQuery(
         this.em,
         `insert into library.page (id, book_id, page, volume, volume_page, label, part_index, part, text, markup, chars, terms, term_count)

@@ -62,7 +62,11 @@ export class LibraryImportService {
     return done;
   }
 
-  /** Writes every book of the source inside the caller's transaction. */
+  /**
+   * Writes every book of the source inside the caller's transaction. A book's last statements (its
+   * statistics) run while the next book is read and analysed; one book finishes at a time, and a
+   * book met again in the source waits for its earlier version to be written before replacing it.
+   */
   private async writeBooks(
     tx: EntityManager,
     iterator: AsyncIterator<LibraryEvent>,
@@ -72,19 +76,38 @@ export class LibraryImportService {
     analyzer: PageAnalyzer,
   ): Promise<ImportedBook[]> {
     const done: ImportedBook[] = [];
+    let finishing: { bookId: string; recorded: Promise<unknown>; written: Promise<void> } | null = null;
+    let writer: BookWriter | null = null;
     let next = first;
-    while (!next.done) {
-      const event = next.value;
-      if (event.type !== 'book') throw new ImportFormatError(event.line ?? 1, 'a page or part comes before its book');
-      const writer = await BookWriter.open(tx, event.book, segment, analyzer);
-      for (next = await iterator.next(); !next.done && next.value.type !== 'book'; next = await iterator.next()) {
-        if (next.value.type === 'part') await writer.addPart(next.value.part);
-        else await writer.addPage(next.value.page);
+    try {
+      while (!next.done) {
+        const event = next.value;
+        if (event.type !== 'book') throw new ImportFormatError(event.line ?? 1, 'a page or part comes before its book');
+        // The segment takes a book's postings after the previous book's.
+        if (finishing) await (finishing.bookId === event.book.id ? finishing.written : finishing.recorded);
+        writer = BookWriter.open(tx, event.book, segment, analyzer);
+        for (next = await iterator.next(); !next.done && next.value.type !== 'book'; next = await iterator.next()) {
+          if (next.value.type === 'part') await writer.addPart(next.value.part);
+          else await writer.addPage(next.value.page);
+        }
+        if (finishing) await finishing.written;
+        const book = { bookId: event.book.id, title: event.book.title, parts: writer.partCount, pages: writer.pageCount };
+        const { recorded, written } = writer.finish();
+        finishing = {
+          bookId: book.bookId,
+          recorded,
+          written: written.then(() => {
+            done.push(book);
+            progress.onBook?.(book);
+          }),
+        };
+        finishing.written.catch(() => undefined); // awaited before the next book finishes, or below
       }
-      await writer.finish();
-      const book = { bookId: event.book.id, title: event.book.title, parts: writer.partCount, pages: writer.pageCount };
-      done.push(book);
-      progress.onBook?.(book);
+      if (finishing) await finishing.written;
+    } catch (error) {
+      // Nothing may still be on its way to the database when the transaction rolls back.
+      await Promise.allSettled([writer?.settled(), finishing?.written]);
+      throw error;
     }
     return done;
   }

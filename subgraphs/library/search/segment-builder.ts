@@ -209,31 +209,38 @@ export class SegmentBuilder {
     const refOf = this.books.map((book) => (book === '' ? -1 : stored.get(book)!));
     const segment = await registerSegment(em, books);
     let batch: Row[] = [];
+    // One statement in flight while the next batch is packed, so this process and the database work at once.
+    let inFlight: Promise<unknown> | null = null;
     const flush = async () => {
       if (batch.length === 0) return;
-      // raw SQL: search engine, posting lists written in bulk.
-      await nativeQuery(
-        em,
-        `insert into library.posting (segment_id, term, band, min_dl, dir, refs, pages, dls, tfs) values ${valueRows(batch.length, POSTING_COLUMNS)}`,
-        batch.flatMap((row) => [
-          segment,
-          row.term,
-          row.band,
-          row.minDl,
-          row.dir,
-          this.renumber(row.refs, refOf),
-          row.pages,
-          row.dls,
-          row.tfs,
-        ]),
-      );
+      const params = batch.flatMap((row) => [
+        segment,
+        row.term,
+        row.band,
+        row.minDl,
+        row.dir,
+        this.renumber(row.refs, refOf),
+        row.pages,
+        row.dls,
+        row.tfs,
+      ]);
+      const count = batch.length;
       batch = [];
+      if (inFlight) await inFlight;
+      // raw SQL: search engine, posting lists written in bulk.
+      inFlight = nativeQuery(
+        em,
+        `insert into library.posting (segment_id, term, band, min_dl, dir, refs, pages, dls, tfs) values ${valueRows(count, POSTING_COLUMNS)}`,
+        params,
+      );
+      inFlight.catch(() => undefined); // awaited before the next statement, or below
     };
     for (const row of this.rows()) {
       batch.push(row);
       if (batch.length >= ROWS_PER_STATEMENT) await flush();
     }
     await flush();
+    if (inFlight) await inFlight;
     await mergeSmallSegments(em);
   }
 
