@@ -45,7 +45,7 @@ export class BookWriter {
     private readonly analyzer: PageAnalyzer,
   ) {}
 
-  /** The book's own statements (lock, old version cleared, book row): its parts and pages are sent after them. */
+  /** The book's own statements (lock, old version cleared, book row), set once by `open`: its parts and pages are sent after them. */
   private opened: Promise<unknown> = Promise.resolve();
 
   /**
@@ -169,9 +169,8 @@ export class BookWriter {
       return this.record(pages, results);
     })();
     this.recorded = recorded;
-    const opened = this.opened;
     // raw SQL: bulk import, a batch of pages in one statement, parameters (term vectors included) sent binary.
-    const insert = Promise.all([recorded, opened]).then(([params]) =>
+    const insert = Promise.all([recorded, this.opened]).then(([params]) =>
       nativeQuery(
         this.em,
         `insert into library.page (id, book_id, page, volume, volume_page, label, part_index, part, text, markup, chars, terms, term_count)
